@@ -1,0 +1,175 @@
+/**
+ * @module Settings: every environment variable is parsed once here, by one zod schema, with
+ * messages that name the variable. Empty strings count as unset everywhere.
+ */
+import { z } from "zod";
+
+/** Treat "" (and whitespace) as unset, so `VAR=` in .dev.vars or [vars] means "use the default". */
+const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optStr = () => z.preprocess(blank, z.string().trim().optional());
+const str = (def: string) => z.preprocess(blank, z.string().trim().default(def));
+const url = (def?: string) => {
+  const base = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+  return z.preprocess(
+    (v) => (typeof blank(v) === "string" ? String(v).trim().replace(/\/+$/, "") : blank(v)),
+    def === undefined ? base.optional() : base.default(def),
+  );
+};
+const int = (def: number, min: number, max: number) =>
+  z.preprocess(blank, z.coerce.number().int().min(min).max(max).default(def));
+
+/** One bearer token and the families it may use (all when `families` is undefined). */
+export interface TokenGrant {
+  token: string;
+  families?: string[];
+}
+
+/**
+ * MCP_AUTH_TOKEN: comma- or newline-separated tokens. A token may be limited to families with
+ * `token:family+family`, e.g. `s3cret-anki-only:anki`, `read-all:core+rag+search`.
+ */
+const tokens = z.preprocess(
+  blank,
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): TokenGrant[] => {
+      if (!raw) return [];
+      const grants: TokenGrant[] = [];
+      for (const part of raw.split(/[,\n]/)) {
+        const entry = part.trim();
+        if (!entry) continue;
+        const [token = "", scope] = entry.split(":", 2);
+        if (token.length < 8) {
+          ctx.addIssue({ code: "custom", message: "each token must be at least 8 characters" });
+          continue;
+        }
+        const families = scope
+          ?.split("+")
+          .map((f) => f.trim())
+          .filter(Boolean);
+        grants.push(families && families.length > 0 ? { token, families } : { token });
+      }
+      return grants;
+    }),
+);
+
+const list = z.preprocess(
+  blank,
+  z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    ),
+);
+
+export const ConfigSchema = z.object({
+  // This server
+  MCP_AUTH_TOKEN: tokens,
+  ALLOWED_ORIGINS: list,
+  LOG_LEVEL: z.preprocess(blank, z.enum(["debug", "info", "warn", "error"]).default("info")),
+  /** Key for signing /files URLs; falls back to a key derived from the first auth token. */
+  FILES_SIGNING_KEY: optStr(),
+  PUBLIC_BASE_URL: url(),
+
+  // Cloudflare Access service token (in front of the Anki and ComfyUI tunnels)
+  CF_ACCESS_CLIENT_ID: optStr(),
+  CF_ACCESS_CLIENT_SECRET: optStr(),
+
+  // Anki
+  ANKI_CONNECT_URL: url("http://127.0.0.1:8765"),
+  ANKI_CONNECT_API_KEY: optStr(),
+  ANKI_DEFAULT_DECK: str("Default"),
+  ANKI_DEFAULT_MODEL: str("Поля для ChatGPT"),
+  ANKI_TIMEOUT_MS: int(15_000, 100, 120_000),
+
+  // ComfyUI
+  COMFYUI_URL: url("http://127.0.0.1:8188"),
+  COMFYUI_WAIT_MS: int(50_000, 0, 55_000),
+  COMFYUI_MAX_JOB_MS: int(30 * 60_000, 1_000, 24 * 3_600_000),
+  COMFYUI_POLL_SECONDS: int(2, 0, 60),
+
+  // Qdrant, embeddings, reranking
+  QDRANT_URL: url("http://127.0.0.1:6333"),
+  QDRANT_API_KEY: optStr(),
+  QDRANT_COLLECTION: str("knowledge"),
+  QDRANT_VECTOR_NAME: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string().default("")),
+  EMBEDDING_PROVIDER: z.preprocess(blank, z.enum(["workers-ai", "gemini", "openai"]).optional()),
+  EMBEDDING_MODEL: optStr(),
+  EMBEDDING_BASE_URL: url(),
+  EMBEDDING_API_KEY: optStr(),
+  RERANK_MODE: z.preprocess(blank, z.enum(["none", "keyword", "cross-encoder"]).default("keyword")),
+  RERANK_URL: url(),
+  RERANK_OVERFETCH: int(4, 1, 20),
+
+  // External search
+  SEARCH_API_URL: url(),
+  SEARCH_API_KEY: optStr(),
+
+  // Gemini chat
+  GEMINI_API_KEY: optStr(),
+  GEMINI_MODEL: str("gemini-2.5-flash"),
+  GEMINI_IMAGE_MODEL: str("gemini-2.5-flash-image"),
+  GEMINI_BASE_URL: url(),
+  MCP_SERVER_URL: url(),
+  MCP_SERVER_TOKEN: optStr(),
+
+  // Cards
+  CARD_API_URL: url("https://db.ygoprodeck.com/api/v7"),
+  CARD_IMAGE_MAX_SIDE: int(512, 64, 2048),
+});
+
+/** Every setting, parsed. */
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Thrown when a setting is invalid; the message names each variable. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+const cache = new WeakMap<object, Config>();
+
+/**
+ * Parse settings from the Worker env (or any record of strings). Parsed once per env object.
+ * @throws ConfigError naming every bad variable, e.g. `QDRANT_URL: must be an http(s) URL`.
+ */
+export function loadConfig(env: object): Config {
+  const hit = cache.get(env);
+  if (hit) return hit;
+  const source: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = (env as Record<string, unknown>)[key];
+    if (typeof value === "string") source[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join("; ")}`);
+  }
+  cache.set(env, parsed.data);
+  return parsed.data;
+}
+
+/** Every secret value in the config, for log/error redaction. */
+export function secretsOf(config: Config): string[] {
+  const out = config.MCP_AUTH_TOKEN.map((g) => g.token);
+  for (const v of [
+    config.ANKI_CONNECT_API_KEY,
+    config.CF_ACCESS_CLIENT_SECRET,
+    config.QDRANT_API_KEY,
+    config.EMBEDDING_API_KEY,
+    config.SEARCH_API_KEY,
+    config.GEMINI_API_KEY,
+    config.MCP_SERVER_TOKEN,
+    config.FILES_SIGNING_KEY,
+  ]) {
+    if (v) out.push(v);
+  }
+  return out;
+}

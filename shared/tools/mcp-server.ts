@@ -1,0 +1,88 @@
+/**
+ * @module Builds an MCP SDK `Server` over the registry: tools/list and tools/call from the same
+ * declarations as REST, honest capabilities (tools without listChanged; logging with setLevel),
+ * progress notifications, and tool logs forwarded to the client as notifications/message.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../log";
+import type { Progress, ToolContext } from "./context";
+import type { AnyTool } from "./define-tool";
+import type { ToolRegistry } from "./registry";
+import { inputSchemaOf, outputSchemaOf } from "./schema";
+
+export const SERVER_INFO = { name: "mcp-tools-worker", title: "MCP tools on Cloudflare Workers", version: "0.1.0" };
+
+/** The MCP `tools/list` entry of a tool. */
+export function mcpToolEntry(tool: AnyTool): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchemaOf(tool),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+  const out = outputSchemaOf(tool);
+  if (out) entry.outputSchema = out;
+  return entry;
+}
+
+/** What a session supplies per call: everything of ToolContext except what the request decides. */
+export type ContextBase = Omit<ToolContext, "signal" | "progress" | "log"> & { log: Logger };
+
+/**
+ * Create a Server exposing the registry's tools within `scope` (family names; undefined = all).
+ * `base()` is called per request so settings and bindings stay current.
+ */
+export function createToolServer(
+  registry: ToolRegistry,
+  scope: readonly string[] | undefined,
+  base: () => ContextBase,
+): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, logging: {} },
+    instructions:
+      "Tools reach the user's own apps (Anki, ComfyUI, Qdrant, web search, card art). Errors come back as tool results that say what to fix.",
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: registry.list(scope).map(mcpToolEntry) as never,
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = registry.get(request.params.name, scope);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${request.params.name}. Call tools/list to see the available tools.`,
+      );
+    }
+    const b = base();
+    const token = request.params._meta?.progressToken;
+    const progress = async (p: Progress) => {
+      if (token === undefined) return;
+      await extra
+        .sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } })
+        .catch(() => undefined);
+    };
+    const forward = (level: "debug" | "info" | "warning" | "error", msg: string, data?: Record<string, unknown>) => {
+      void server
+        .sendLoggingMessage({ level, logger: tool.name, data: data ? { msg, ...data } : msg })
+        .catch(() => undefined);
+    };
+    const log: Logger = {
+      debug: (m, d) => b.log.debug(m, d),
+      info: (m, d) => b.log.info(m, d),
+      warn: (m, d) => {
+        b.log.warn(m, d);
+        forward("warning", m, d);
+      },
+      error: (m, d) => b.log.error(m, d),
+    };
+    const ctx: ToolContext = { ...b, log, signal: extra.signal, progress };
+    const { result } = await registry.call(tool, request.params.arguments ?? {}, ctx);
+    return result as never;
+  });
+
+  return server;
+}

@@ -1,0 +1,8 @@
+declare namespace Cloudflare {
+  interface Env {
+    /** JSON map of fake key → base URL, set by test/vitest.config.ts. */
+    FAKE_URLS: string;
+    FAKE_ECHO_URL: string;
+    MCP_AUTH_TOKEN: string;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * @module Every upstream fake, started once for the whole test run (see test/vitest.config.ts).
+ * A family adds its fake here: one entry in FAKES and the env variables that point the Worker at it.
+ */
+import type { FakeDefinition, RunningFake } from "./harness";
+import { startFake } from "./harness";
+import { echoFake } from "./echo";
+
+/** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
+export const FAKES: Record<string, FakeDefinition> = {
+  echo: echoFake,
+};
+
+/** Worker settings that point at the running fakes. */
+export function envForFakes(urls: Record<string, string>): Record<string, string> {
+  return {
+    FAKE_ECHO_URL: urls.echo ?? "",
+  };
+}
+
+/** Start every fake; returns them by key. */
+export async function startAllFakes(): Promise<Record<string, RunningFake>> {
+  const entries = await Promise.all(Object.entries(FAKES).map(async ([k, def]) => [k, await startFake(def)] as const));
+  return Object.fromEntries(entries);
+}

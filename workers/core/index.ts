@@ -1,0 +1,5 @@
+/** @module The core family: connectivity check and a safe calculator. */
+import { defineFamily } from "../../shared/tools/define-tool";
+import { greet } from "./greet";
+
+export const coreFamily = defineFamily("core", [greet]);

@@ -1,0 +1,45 @@
+/**
+ * @module The Worker entry: Hono app, auth, error handler, MCP and REST mounts; exports the
+ * Durable Objects and the queue handler.
+ */
+import { Hono } from "hono";
+import { authenticate } from "../shared/auth";
+import { ConfigError, loadConfig } from "../shared/config";
+import { HttpError } from "../shared/errors";
+import { createLogger } from "../shared/log";
+import { type AppEnv, mcpRoutes } from "./mcp/route";
+import { registry } from "./registry";
+import { toolRoutes } from "./rest";
+
+export { ToolsMcp } from "./mcp/agent";
+
+const app = new Hono<AppEnv>();
+
+app.get("/health", (c) => c.json({ status: "ok", families: registry.familyNames(), tools: registry.list().length }));
+
+/** Every route below needs a bearer token (checked in constant time, never logged). */
+app.use("*", async (c, next) => {
+  const config = loadConfig(c.env);
+  c.set("grant", await authenticate(c.req.header("Authorization"), config.MCP_AUTH_TOKEN));
+  await next();
+});
+
+app.route("/", mcpRoutes(registry.familyNames()));
+app.route("/", toolRoutes(registry));
+
+app.notFound((c) => c.json({ error: `No route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+
+app.onError((err, c) => {
+  if (err instanceof HttpError) {
+    return c.json({ error: err.message }, err.status as 400, err.headers);
+  }
+  if (err instanceof ConfigError) {
+    return c.json({ error: err.message }, 500);
+  }
+  createLogger().error("unhandled error", { path: new URL(c.req.url).pathname, error: String(err) });
+  return c.json({ error: "Internal server error" }, 500);
+});
+
+export default {
+  fetch: app.fetch,
+} satisfies ExportedHandler<Env>;
