@@ -1,0 +1,28 @@
+/**
+ * Runs every benchmark section against one `wrangler dev --local` stack and prints numbers.
+ *   npm run bench                 all sections
+ *   npm run bench -- core anki    only these sections
+ */
+import { type BenchSection, startStack } from "./harness";
+import core from "./core";
+
+const SECTIONS: BenchSection[] = [core];
+
+const wanted = process.argv.slice(2);
+const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;
+if (chosen.length === 0) {
+  console.error(`No such section. Sections: ${SECTIONS.map((s) => s.name).join(", ")}`);
+  process.exit(2);
+}
+const vars = Object.assign({}, ...chosen.map((s) => s.vars ?? {}));
+const stack = await startStack(vars);
+try {
+  for (const section of chosen) {
+    console.log(`\n# ${section.name}`);
+    const t = performance.now();
+    await section.run(stack);
+    console.log(`(${section.name}: ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  }
+} finally {
+  await stack.stop();
+}
