@@ -76,6 +76,8 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.preprocess(blank, z.enum(["debug", "info", "warn", "error"]).default("info")),
   /** Key for signing /files URLs; falls back to a key derived from the first auth token. */
   FILES_SIGNING_KEY: optStr(),
+  /** How long a signed /files URL stays valid. */
+  FILES_URL_TTL_SECONDS: int(7 * 86_400, 60, 30 * 86_400),
   PUBLIC_BASE_URL: url(),
 
   // Cloudflare Access service token (in front of the Anki and ComfyUI tunnels)
@@ -94,6 +96,7 @@ export const ConfigSchema = z.object({
   COMFYUI_WAIT_MS: int(50_000, 0, 55_000),
   COMFYUI_MAX_JOB_MS: int(30 * 60_000, 1_000, 24 * 3_600_000),
   COMFYUI_POLL_SECONDS: int(2, 0, 60),
+  COMFYUI_TIMEOUT_MS: int(15_000, 100, 120_000),
 
   // Qdrant, embeddings, reranking
   QDRANT_URL: url("http://127.0.0.1:6333"),

@@ -7,15 +7,27 @@ import { authenticate } from "../shared/auth";
 import { ConfigError, loadConfig } from "../shared/config";
 import { HttpError } from "../shared/errors";
 import { createLogger } from "../shared/log";
+import {
+  comfyRoutes,
+  consumeDeadLetters,
+  consumeJobs,
+  DEAD_LETTER_QUEUE,
+  filesRoutes,
+  JOBS_QUEUE,
+} from "./comfy/index";
 import { type AppEnv, mcpRoutes } from "./mcp/route";
 import { registry } from "./registry";
 import { toolRoutes } from "./rest";
 
 export { ToolsMcp } from "./mcp/agent";
+export { ComfyJobStore } from "./comfy/index";
 
 const app = new Hono<AppEnv>();
 
 app.get("/health", (c) => c.json({ status: "ok", families: registry.familyNames(), tools: registry.list().length }));
+
+/** Signed, expiring file links: the signature is the credential, so they sit before the auth check. */
+app.route("/", filesRoutes());
 
 /** Every route below needs a bearer token (checked in constant time, never logged). */
 app.use("*", async (c, next) => {
@@ -26,6 +38,7 @@ app.use("*", async (c, next) => {
 
 app.route("/", mcpRoutes(registry.familyNames()));
 app.route("/", toolRoutes(registry));
+app.route("/", comfyRoutes());
 
 app.notFound((c) => c.json({ error: `No route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 
@@ -42,4 +55,10 @@ app.onError((err, c) => {
 
 export default {
   fetch: app.fetch,
+  async queue(batch, env) {
+    if (batch.queue === JOBS_QUEUE) return consumeJobs(batch, env);
+    if (batch.queue === DEAD_LETTER_QUEUE) return consumeDeadLetters(batch, env);
+    createLogger().error("message from an unknown queue", { queue: batch.queue });
+    batch.retryAll();
+  },
 } satisfies ExportedHandler<Env>;
