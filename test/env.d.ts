@@ -3,6 +3,8 @@ declare namespace Cloudflare {
     /** JSON map of fake key → base URL, set by test/vitest.config.ts. */
     FAKE_URLS: string;
     FAKE_ECHO_URL: string;
+    /** Points at the ComfyUI fake (test/fakes/comfyui.ts). */
+    COMFYUI_URL: string;
     MCP_AUTH_TOKEN: string;
   }
 }

@@ -4,17 +4,20 @@
  */
 import type { FakeDefinition, RunningFake } from "./harness";
 import { startFake } from "./harness";
+import { comfyuiFake } from "./comfyui";
 import { echoFake } from "./echo";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
   echo: echoFake,
+  comfyui: comfyuiFake,
 };
 
 /** Worker settings that point at the running fakes. */
 export function envForFakes(urls: Record<string, string>): Record<string, string> {
   return {
     FAKE_ECHO_URL: urls.echo ?? "",
+    COMFYUI_URL: urls.comfyui ?? "",
   };
 }
 

@@ -33,12 +33,13 @@ export function retryDelay(attempts: number): number {
   return Math.min(60, 2 ** Math.max(1, attempts));
 }
 
+const str = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : undefined);
+
 function failureOf(entry: HistoryEntry): JobError | undefined {
   if (entry.status?.status_str !== "error") return undefined;
   const msgs = entry.status.messages ?? [];
   const hit = msgs.find(([ev]) => ev === "execution_error") ?? msgs.find(([ev]) => ev === "execution_interrupted");
   const d = (hit?.[1] ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : undefined);
   const err: JobError = {
     kind: hit?.[0] === "execution_interrupted" ? "execution_interrupted" : "execution_error",
     message:
