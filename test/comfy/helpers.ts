@@ -1,0 +1,58 @@
+/** Shared bits of the ComfyUI tests: fake control, result shapes, direct tool calls with per-test settings. */
+import { fakeControl, fakeStats } from "../helpers/mcp";
+import { toolContext } from "../helpers/context";
+import { registry } from "../../workers/registry";
+import type { ToolContext } from "../../shared/tools/context";
+import type { ToolResult } from "../../shared/tools/define-tool";
+
+/** Reset the ComfyUI fake (state, counters, knobs) and set `knobs`. */
+export async function comfyFake(knobs: Record<string, unknown> = {}): Promise<void> {
+  await fakeControl("comfyui", null);
+  if (Object.keys(knobs).length) await fakeControl("comfyui", knobs);
+}
+
+/** Requests the ComfyUI fake served since its last reset, as "METHOD /path" (query dropped). */
+export async function comfyRequests(): Promise<string[]> {
+  const { log } = await fakeStats("comfyui");
+  return log.map((l) => `${l.method} ${l.path.split("?")[0]}`);
+}
+
+/** The shape our job results share. */
+export interface JobData {
+  job_id: string;
+  status: string;
+  status_url: string;
+  values: Record<string, unknown>;
+  generated: string[];
+  outputs: { url: string; filename: string; mime_type: string; width?: number; height?: number }[];
+  error?: { kind: string; message: string; node_id?: string; node_type?: string; exception_type?: string };
+  queue?: { state: string; ahead?: number };
+}
+
+/** structuredContent of a result, typed. */
+export function jobData(result: { structuredContent?: unknown }): JobData {
+  return result.structuredContent as JobData;
+}
+
+/** First text block of a result. */
+export function textOf(result: { content?: unknown }): string {
+  const blocks = (result.content ?? []) as { type: string; text?: string }[];
+  return blocks.find((b) => b.type === "text")?.text ?? "";
+}
+
+/** Call a tool through the registry (as MCP and REST do) with settings overridden for this call. */
+export async function callWith(
+  name: string,
+  args: Record<string, unknown>,
+  vars: Record<string, string> = {},
+  extra: Partial<ToolContext> = {},
+): Promise<ToolResult & { progressLog: unknown[] }> {
+  const tool = registry.get(name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  const ctx = toolContext(vars, extra);
+  const { result } = await registry.call(tool, args, ctx);
+  return { ...result, progressLog: ctx.progressLog };
+}
+
+/** Sleep. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
