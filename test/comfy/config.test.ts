@@ -39,7 +39,9 @@ describe("tools.json check", () => {
   });
 
   it("names a nodeId absent from the workflow", () => {
-    expect(problems(config([text(99)])).join()).toMatch(/field "positive": nodeId 99 is not in workflow portrait\.json/);
+    expect(problems(config([text(99)])).join()).toMatch(
+      /field "positive": nodeId 99 is not in workflow portrait\.json/,
+    );
   });
 
   it("names a field absent from the node's inputs", () => {

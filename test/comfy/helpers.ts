@@ -30,13 +30,13 @@ export interface JobData {
 }
 
 /** structuredContent of a result, typed. */
-export function jobData(result: { structuredContent?: unknown }): JobData {
-  return result.structuredContent as JobData;
+export function jobData(result: unknown): JobData {
+  return (result as { structuredContent?: unknown }).structuredContent as JobData;
 }
 
 /** First text block of a result. */
-export function textOf(result: { content?: unknown }): string {
-  const blocks = (result.content ?? []) as { type: string; text?: string }[];
+export function textOf(result: unknown): string {
+  const blocks = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return blocks.find((b) => b.type === "text")?.text ?? "";
 }
 

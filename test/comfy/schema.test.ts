@@ -47,7 +47,10 @@ describe("generated tools", () => {
     const s = inputSchemaOf(tool("img2img_restyle")) as { properties: Record<string, Record<string, unknown>> };
     expect(s.properties.image?.description).toMatch(/^Исходное изображение \(image node #1\)\. .*base64/);
     expect(s.properties.denoise).toMatchObject({ type: "number" });
-    expect(s.properties.sampler).toMatchObject({ type: "string", enum: ["euler", "euler_ancestral", "dpmpp_2m", "dpmpp_2m_sde"] });
+    expect(s.properties.sampler).toMatchObject({
+      type: "string",
+      enum: ["euler", "euler_ancestral", "dpmpp_2m", "dpmpp_2m_sde"],
+    });
     expect(tool("img2img_restyle").description).toMatch(/comfy\.job_status/);
   });
 
@@ -80,7 +83,11 @@ describe("mapping and generation", () => {
 
   it("keeps the workflow's value for an absent field and reports it", () => {
     const built = buildPrompt(spec("txt2img_portrait"), { positive: "a cat", seed: 7 });
-    expect(built.values).toEqual({ positive: "a cat", negative: "blurry, low quality, deformed, watermark, text", seed: 7 });
+    expect(built.values).toEqual({
+      positive: "a cat",
+      negative: "blurry, low quality, deformed, watermark, text",
+      seed: 7,
+    });
   });
 
   it("generates a missing seed with randomInt in its range and reports it", () => {

@@ -7,9 +7,16 @@ import { comfyFake, comfyRequests, jobData, textOf } from "./helpers";
 
 afterEach(() => comfyFake());
 
-async function fetchBytes(url: string, init?: RequestInit): Promise<{ status: number; bytes: Uint8Array; type: string }> {
+async function fetchBytes(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; bytes: Uint8Array; type: string }> {
   const res = await api(new URL(url).pathname + new URL(url).search, { token: null, ...init });
-  return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), type: res.headers.get("content-type") ?? "" };
+  return {
+    status: res.status,
+    bytes: new Uint8Array(await res.arrayBuffer()),
+    type: res.headers.get("content-type") ?? "",
+  };
 }
 
 describe("txt2img_portrait", () => {
@@ -51,7 +58,8 @@ describe("txt2img_portrait", () => {
     expect(jobData(res).status).toBe("succeeded");
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress[0]?.message).toMatch(/отправлена/);
-    for (let i = 1; i < progress.length; i++) expect(progress[i]?.progress).toBeGreaterThan(progress[i - 1]?.progress ?? 0);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]?.progress).toBeGreaterThan(progress[i - 1]?.progress ?? 0);
   });
 
   it("keeps the whole result under 1 MiB when outputs are large (JPEG preview)", async () => {
@@ -70,11 +78,18 @@ describe("txt2img_portrait", () => {
     await comfyFake();
     const res = await api("/invoke", {
       method: "POST",
-      json: { name: "txt2img_portrait", arguments: '{"positive":"portrait photo, cinematic lighting","negative":"blurry, low quality","seed":123456}' },
+      json: {
+        name: "txt2img_portrait",
+        arguments: '{"positive":"portrait photo, cinematic lighting","negative":"blurry, low quality","seed":123456}',
+      },
     });
     expect(res.status).toBe(200);
     const data = jobData((await res.json()) as { structuredContent: unknown });
-    expect(data.values).toEqual({ positive: "portrait photo, cinematic lighting", negative: "blurry, low quality", seed: 123456 });
+    expect(data.values).toEqual({
+      positive: "portrait photo, cinematic lighting",
+      negative: "blurry, low quality",
+      seed: 123456,
+    });
     expect(data.generated).toEqual([]);
   });
 });
@@ -84,11 +99,18 @@ describe("img2img_restyle", () => {
     await comfyFake();
     const client = await connect("/comfy/sse", "sse");
     const image = toBase64(makePng(300, 200));
-    const res = await client.callTool({ name: "img2img_restyle", arguments: { image, positive: "oil painting", denoise: 0.4, sampler: "euler" } });
+    const res = await client.callTool({
+      name: "img2img_restyle",
+      arguments: { image, positive: "oil painting", denoise: 0.4, sampler: "euler" },
+    });
     await client.close();
     expect(res.isError).toBeFalsy();
     const data = jobData(res);
-    expect(data.values).toMatchObject({ image: expect.stringMatching(/^mcp_[0-9a-f]{20}\.png$/), denoise: 0.4, sampler: "euler" });
+    expect(data.values).toMatchObject({
+      image: expect.stringMatching(/^mcp_[0-9a-f]{20}\.png$/),
+      denoise: 0.4,
+      sampler: "euler",
+    });
     expect(data.outputs[0]).toMatchObject({ width: 300, height: 200 });
     expect(await comfyRequests()).toContain("POST /upload/image");
   });
@@ -101,9 +123,15 @@ describe("img2img_restyle", () => {
     const url = `${fakeUrl("comfyui")}/view?filename=src.png&type=input`;
     const res = await api("/tools/img2img_restyle", { method: "POST", json: { image: url, positive: "sketch" } });
     expect(res.status).toBe(200);
-    expect(jobData((await res.json()) as { structuredContent: unknown }).outputs[0]).toMatchObject({ width: 64, height: 48 });
+    expect(jobData((await res.json()) as { structuredContent: unknown }).outputs[0]).toMatchObject({
+      width: 64,
+      height: 48,
+    });
     const dataUrl = `data:image/png;base64,${toBase64(makePng(32, 32))}`;
     const res2 = await api("/tools/img2img_restyle", { method: "POST", json: { image: dataUrl, positive: "sketch" } });
-    expect(jobData((await res2.json()) as { structuredContent: unknown }).outputs[0]).toMatchObject({ width: 32, height: 32 });
+    expect(jobData((await res2.json()) as { structuredContent: unknown }).outputs[0]).toMatchObject({
+      width: 32,
+      height: 32,
+    });
   });
 });

@@ -28,7 +28,11 @@ export function setModelsPresent(present: boolean): void {
 export const inputFiles = new Set<string>(["example.png"]);
 
 export const CLASSES: Record<string, NodeClass> = {
-  CheckpointLoaderSimple: { required: { ckpt_name: [checkpoints] }, output: ["MODEL", "CLIP", "VAE"], category: "loaders" },
+  CheckpointLoaderSimple: {
+    required: { ckpt_name: [checkpoints] },
+    output: ["MODEL", "CLIP", "VAE"],
+    category: "loaders",
+  },
   CLIPTextEncode: {
     required: { text: ["STRING", { multiline: true, dynamicPrompts: true }], clip: ["CLIP"] },
     output: ["CONDITIONING"],
@@ -82,7 +86,7 @@ export function objectInfo(only?: string): Record<string, unknown> {
   for (const [name, c] of Object.entries(CLASSES)) {
     if (only && only !== name) continue;
     const required = { ...c.required };
-    if (name === "LoadImage") required.image = [[...inputFiles].sort(), { image_upload: true }];
+    if (name === "LoadImage") required.image = [[...inputFiles].toSorted(), { image_upload: true }];
     out[name] = {
       input: { required },
       input_order: { required: Object.keys(required) },
@@ -113,7 +117,8 @@ const err = (type: string, message: string, details = "", extra: Record<string, 
 function checkInput(prompt: Prompt, cls: NodeClass, name: string, spec: InputSpec, value: unknown): Err | undefined {
   const [type, opts = {}] = spec;
   const extra = { input_name: name, input_config: spec, received_value: value };
-  if (value === undefined) return err("required_input_missing", "Required input is missing", name, { input_name: name });
+  if (value === undefined)
+    return err("required_input_missing", "Required input is missing", name, { input_name: name });
   if (Array.isArray(value)) {
     if (value.length !== 2 || typeof value[0] !== "string" || typeof value[1] !== "number")
       return err("bad_linked_input", "Bad linked input, must be a length-2 list of [node_id, slot_index]", name, extra);
@@ -128,7 +133,10 @@ function checkInput(prompt: Prompt, cls: NodeClass, name: string, spec: InputSpe
     return undefined;
   }
   const custom = cls.custom?.(name, value);
-  if (cls.custom) return custom ? err("custom_validation_failed", "Custom validation failed for node", `${name} - ${custom}`, extra) : undefined;
+  if (cls.custom)
+    return custom
+      ? err("custom_validation_failed", "Custom validation failed for node", `${name} - ${custom}`, extra)
+      : undefined;
   if (Array.isArray(type)) {
     if (type.includes(String(value))) return undefined;
     const list = type.length > 20 ? `(list of length ${type.length})` : `[${type.map((t) => `'${t}'`).join(", ")}]`;
@@ -137,7 +145,12 @@ function checkInput(prompt: Prompt, cls: NodeClass, name: string, spec: InputSpe
   if (type === "INT" || type === "FLOAT") {
     const n = typeof value === "number" ? value : Number(value);
     if (!Number.isFinite(n) || (type === "INT" && !Number.isInteger(n)))
-      return err("invalid_input_type", `Failed to convert an input value to a ${type} value`, `${name}, ${String(value)}`, extra);
+      return err(
+        "invalid_input_type",
+        `Failed to convert an input value to a ${type} value`,
+        `${name}, ${String(value)}`,
+        extra,
+      );
     if (typeof opts.min === "number" && n < opts.min)
       return err("value_smaller_than_min", `Value ${n} smaller than min of ${opts.min}`, name, extra);
     if (typeof opts.max === "number" && n > opts.max)
@@ -156,12 +169,20 @@ export function validatePrompt(prompt: unknown): Record<string, unknown> | undef
   for (const [id, node] of Object.entries(p)) {
     if (typeof node?.class_type !== "string") {
       return {
-        error: err("invalid_prompt", "Cannot execute because a node is missing the class_type property.", `Node ID '#${id}'`),
+        error: err(
+          "invalid_prompt",
+          "Cannot execute because a node is missing the class_type property.",
+          `Node ID '#${id}'`,
+        ),
         node_errors: {},
       };
     }
     if (!CLASSES[node.class_type]) {
-      const e = err("invalid_prompt", `Cannot execute because node ${node.class_type} does not exist.`, `Node ID '#${id}'`);
+      const e = err(
+        "invalid_prompt",
+        `Cannot execute because node ${node.class_type} does not exist.`,
+        `Node ID '#${id}'`,
+      );
       return { error: e, node_errors: {} };
     }
   }

@@ -66,7 +66,9 @@ async function png(width: number, height: number, seed: number, noise: boolean):
       px[o + 2] = seed % 256;
     }
   }
-  return sharp(px, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(px, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 async function finish(j: Job): Promise<void> {
@@ -111,7 +113,10 @@ async function finish(j: Job): Promise<void> {
     for (let b = 0; b < size.batch; b++) {
       const filename = `${prefix}_${String(++counter).padStart(5, "0")}_.png`;
       const type = temp ? "temp" : "output";
-      files.set(fileKey(type, "", filename), await png(size.width, size.height, Number(seedNode?.inputs.seed ?? 0), j.noise));
+      files.set(
+        fileKey(type, "", filename),
+        await png(size.width, size.height, Number(seedNode?.inputs.seed ?? 0), j.noise),
+      );
       images.push({ filename, subfolder: "", type });
     }
     outputs[out] = { images };
@@ -160,7 +165,11 @@ async function upload(req: FakeRequest): Promise<FakeResponse> {
   const ctype = String(req.headers["content-type"] ?? "");
   let form: FormData;
   try {
-    form = await new Request("http://fake/upload", { method: "POST", headers: { "content-type": ctype }, body: req.body }).formData();
+    form = await new Request("http://fake/upload", {
+      method: "POST",
+      headers: { "content-type": ctype },
+      body: req.body,
+    }).formData();
   } catch {
     return { status: 400 };
   }
@@ -173,8 +182,9 @@ async function upload(req: FakeRequest): Promise<FakeResponse> {
   const overwrite = ["true", "1"].includes(String(form.get("overwrite") ?? ""));
   let name = file.name;
   const dot = name.lastIndexOf(".");
-  for (let i = 1; !overwrite && files.has(fileKey(type, subfolder, name)); i++) {
-    if (files.get(fileKey(type, subfolder, name))?.equals(bytes)) break;
+  // Without overwrite, a different file under the same name is renamed "cat (1).png"; identical content reuses it.
+  for (let i = 1; files.has(fileKey(type, subfolder, name)); i++) {
+    if (overwrite || files.get(fileKey(type, subfolder, name))?.equals(bytes)) break;
     name = `${file.name.slice(0, dot)} (${i})${file.name.slice(dot)}`;
   }
   files.set(fileKey(type, subfolder, name), bytes);
@@ -223,7 +233,10 @@ export const comfyuiFake: FakeDefinition = {
     await tick();
     setModelsPresent(!req.knobs.noModels);
     if (path === "/prompt" && req.method === "POST") return submit(req);
-    if (path === "/prompt") return { json: { exec_info: { queue_remaining: (queue().json as { queue_pending: unknown[] }).queue_pending.length } } };
+    if (path === "/prompt")
+      return {
+        json: { exec_info: { queue_remaining: (queue().json as { queue_pending: unknown[] }).queue_pending.length } },
+      };
     const h = /^\/history\/(.+)$/.exec(path);
     if (h && req.method === "GET") {
       const id = decodeURIComponent(h[1] ?? "");
@@ -235,13 +248,15 @@ export const comfyuiFake: FakeDefinition = {
     if ((path === "/queue" || path === "/history") && req.method === "POST") {
       const body = JSON.parse(req.body.toString("utf8") || "{}") as { clear?: boolean; delete?: string[] };
       const map = path === "/queue" ? jobs : history;
-      if (body.clear) for (const [id, j] of map) if (path === "/history" || (j as Job).startAt > Date.now()) map.delete(id);
+      if (body.clear)
+        for (const [id, j] of map) if (path === "/history" || (j as Job).startAt > Date.now()) map.delete(id);
       for (const id of body.delete ?? []) map.delete(id);
       return { body: "" };
     }
     if (path === "/interrupt" && req.method === "POST") {
       const now = Date.now();
-      for (const j of jobs.values()) if (!j.finished && j.startAt <= now) Object.assign(j, { fault: "interrupt", endAt: now });
+      for (const j of jobs.values())
+        if (!j.finished && j.startAt <= now) Object.assign(j, { fault: "interrupt", endAt: now });
       await tick();
       return { body: "" };
     }
