@@ -1,7 +1,7 @@
 /** The queue consumer on its own: redelivery, retries with backoff, the dead-letter queue, stale duplicates. */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../workers/index";
 import type { JobMessage, JobRecord } from "../../workers/comfy/job";
 import { jobStore } from "../../workers/comfy/job-store";
@@ -9,8 +9,13 @@ import { nextPollDelay, retryDelay } from "../../workers/comfy/consumer";
 import { comfySpecs } from "../../workers/comfy/index";
 import { buildPrompt } from "../../workers/comfy/prompt";
 import { fakeUrl } from "../helpers/mcp";
-import { comfyFake, comfyRequests } from "./helpers";
+import { comfyFake, comfyRequests, holdComfyFake } from "./helpers";
 
+let release: () => Promise<void> = async () => undefined;
+beforeAll(async () => {
+  release = await holdComfyFake("consumer");
+}, 300_000);
+afterAll(() => release());
 afterEach(() => comfyFake());
 
 async function newJob(patch: Partial<JobRecord> = {}): Promise<JobRecord> {

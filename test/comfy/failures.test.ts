@@ -1,8 +1,13 @@
 /** Failure paths: ComfyUI validation (400 node_errors), execution_error, down, slow, bad arguments. */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { api, connect, fakeUrl } from "../helpers/mcp";
-import { callWith, comfyFake, comfyRequests, jobData, textOf } from "./helpers";
+import { callWith, comfyFake, holdComfyFake, comfyRequests, jobData, textOf } from "./helpers";
 
+let release: () => Promise<void> = async () => undefined;
+beforeAll(async () => {
+  release = await holdComfyFake("failures");
+}, 300_000);
+afterAll(() => release());
 afterEach(() => comfyFake());
 
 describe("ComfyUI rejects the workflow (HTTP 400)", () => {

@@ -1,9 +1,27 @@
 /** Shared bits of the ComfyUI tests: fake control, result shapes, direct tool calls with per-test settings. */
-import { fakeControl, fakeStats } from "../helpers/mcp";
+import { fakeControl, fakeStats, fakeUrl } from "../helpers/mcp";
 import { toolContext } from "../helpers/context";
 import { registry } from "../../workers/registry";
 import type { ToolContext } from "../../shared/tools/context";
 import type { ToolResult } from "../../shared/tools/define-tool";
+
+/**
+ * Hold the ComfyUI fake for this test file (its knobs are process-wide), waiting for another file
+ * to finish with it; call in beforeAll and release in afterAll. Returns the release function.
+ */
+export async function holdComfyFake(file: string): Promise<() => Promise<void>> {
+  const lock = `${fakeUrl("comfyui")}/__lock?owner=${encodeURIComponent(file)}`;
+  const until = Date.now() + 240_000;
+  while ((await fetch(lock, { method: "POST" })).status === 423) {
+    if (Date.now() > until) throw new Error("the ComfyUI fake stayed busy for 4 minutes");
+    await sleep(250);
+  }
+  await comfyFake();
+  return async () => {
+    await comfyFake();
+    await fetch(lock, { method: "DELETE" });
+  };
+}
 
 /** Reset the ComfyUI fake (state, counters, knobs) and set `knobs`. */
 export async function comfyFake(knobs: Record<string, unknown> = {}): Promise<void> {

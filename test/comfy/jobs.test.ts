@@ -1,9 +1,14 @@
 /** Jobs: a call that outlives its wait returns a job; comfy.job_status and GET /comfy/jobs/{id} follow it. */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { api, connect } from "../helpers/mcp";
-import { callWith, comfyFake, comfyRequests, jobData, sleep, textOf } from "./helpers";
+import { callWith, comfyFake, holdComfyFake, comfyRequests, jobData, sleep, textOf } from "./helpers";
 import { fakeStats } from "../helpers/mcp";
 
+let release: () => Promise<void> = async () => undefined;
+beforeAll(async () => {
+  release = await holdComfyFake("jobs");
+}, 300_000);
+afterAll(() => release());
 afterEach(() => comfyFake());
 
 describe("long jobs", () => {

@@ -1,10 +1,15 @@
 /** Spec 001 end to end: generated tools over MCP (Streamable HTTP and SSE) and REST, through the real queue. */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sniffImage, toBase64 } from "../../shared/images";
 import { makePng } from "../helpers/images";
 import { api, connect, fakeUrl } from "../helpers/mcp";
-import { comfyFake, comfyRequests, jobData, textOf } from "./helpers";
+import { comfyFake, comfyRequests, holdComfyFake, jobData, textOf } from "./helpers";
 
+let release: () => Promise<void> = async () => undefined;
+beforeAll(async () => {
+  release = await holdComfyFake("tools");
+}, 300_000);
+afterAll(() => release());
 afterEach(() => comfyFake());
 
 async function fetchBytes(

@@ -216,6 +216,24 @@ function queue(): FakeResponse {
   };
 }
 
+/**
+ * A lease that lets one test file at a time use this (process-wide) fake, whatever vitest's file
+ * parallelism: POST /__lock?owner=X takes it (423 while someone else holds it), DELETE gives it
+ * back. Leases expire, so a crashed file cannot block the run. Not part of ComfyUI's API.
+ */
+let lease: { owner: string; until: number } | undefined;
+function lane(req: FakeRequest): FakeResponse {
+  const owner = req.query.get("owner") ?? "";
+  const now = Date.now();
+  if (req.method === "DELETE") {
+    if (lease?.owner === owner) lease = undefined;
+    return { json: { ok: true } };
+  }
+  if (lease && lease.until > now && lease.owner !== owner) return { status: 423, json: { ok: false } };
+  lease = { owner, until: now + 180_000 };
+  return { json: { ok: true } };
+}
+
 /** The ComfyUI fake. */
 export const comfyuiFake: FakeDefinition = {
   name: "comfyui",
@@ -230,6 +248,7 @@ export const comfyuiFake: FakeDefinition = {
   },
   async handle(req) {
     const path = req.path.replace(/^\/api(?=\/)/, "");
+    if (path === "/__lock") return lane(req);
     await tick();
     setModelsPresent(!req.knobs.noModels);
     if (path === "/prompt" && req.method === "POST") return submit(req);

@@ -132,6 +132,10 @@ export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promi
         else m.retry({ delaySeconds: out.retryAfter });
       } catch (err) {
         log.error("comfy job poll crashed", { job: m.body.jobId, error: errorMessage(err) });
+        // Best effort: the dead-letter handler reports this if the retries run out.
+        await jobStore(env, m.body.jobId)
+          .update({ lastError: errorMessage(err) })
+          .catch(() => undefined);
         m.retry({ delaySeconds: retryDelay(m.attempts) });
       }
     }),

@@ -78,7 +78,8 @@ export function filesRoutes(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.get("/files/:key{.+}", async (c) => {
     const config = loadConfig(c.env);
-    const key = decodeURIComponent(c.req.param("key"));
+    // Hono has already percent-decoded the parameter.
+    const key = c.req.param("key");
     const verdict = await verifyFileLink(config, key, c.req.query("exp"), c.req.query("sig"));
     if (verdict === "invalid") throw new HttpError(403, "This file link is invalid or has been altered.");
     if (verdict === "expired") {
