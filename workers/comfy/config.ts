@@ -7,6 +7,7 @@ import { z } from "zod";
 
 /** Field types a tool may declare. `image` takes base64 / a data URL / an http(s) URL and uploads it. */
 export const FIELD_TYPES = ["string", "integer", "number", "boolean", "enum", "image"] as const;
+/** One of FIELD_TYPES. */
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** An API-format workflow: node id → {class_type, inputs}. */
@@ -36,7 +37,9 @@ const ToolSchema = z.strictObject({
 
 const ToolsFileSchema = z.strictObject({ tools: z.array(ToolSchema).min(1, "must list at least one tool") });
 
+/** One entry of a tool's `fields`, as written in tools.json. */
 export type FieldConfig = z.infer<typeof FieldSchema>;
+/** One entry of `tools`, as written in tools.json. */
 export type ToolConfig = z.infer<typeof ToolSchema>;
 
 /** A checked tool: its config plus the workflow it runs. */

@@ -12,8 +12,9 @@ import { type JobError, type JobMessage, type JobRecord, isJobMessage, isTermina
 import { jobStore } from "./job-store";
 import { copyOutputs } from "./outputs";
 
-/** Queue names (wrangler.toml). */
+/** The queue of job polls (wrangler.toml). */
 export const JOBS_QUEUE = "comfy-jobs";
+/** Where polls that keep failing end up (wrangler.toml). */
 export const DEAD_LETTER_QUEUE = "comfy-jobs-dlq";
 
 /**

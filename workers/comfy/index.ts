@@ -16,4 +16,5 @@ export { comfyRoutes } from "./routes";
 /** The checked tool specs (exported for tests and docs). */
 export const comfySpecs = loadToolsConfig(TOOLS_JSON, WORKFLOWS);
 
+/** The family: generated tools in config order, then comfy.job_status. */
 export const comfyFamily = defineFamily("comfy", [...comfySpecs.map(comfyTool), jobStatus]);

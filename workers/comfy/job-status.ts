@@ -8,6 +8,7 @@ import { jobResult } from "./results";
 import { waitForJob } from "./run";
 import { findJob, placeText, queuePlace } from "./status";
 
+/** The `comfy.job_status` tool. */
 export const jobStatus = defineTool({
   name: "comfy.job_status",
   title: "ComfyUI: job status",
