@@ -92,6 +92,23 @@ describe("ComfyUI unreachable or slow", () => {
     expect(jobData(res).status).toBe("succeeded");
     expect((await comfyRequests()).filter((r) => r === "POST /prompt")).toHaveLength(1);
   });
+
+  it("a submit lost before it reached ComfyUI is confirmed absent, then sent once more", async () => {
+    await comfyFake();
+    let dropped = false;
+    const dropFirst: typeof fetch = async (input, init) => {
+      if (String(input).endsWith("/prompt") && !dropped) {
+        dropped = true;
+        throw new TypeError("Network connection lost.");
+      }
+      return fetch(input, init);
+    };
+    const res = await callWith("txt2img_portrait", { positive: "x" }, {}, { fetch: dropFirst });
+    expect(jobData(res).status).toBe("succeeded");
+    const reqs = await comfyRequests();
+    expect(reqs.slice(0, 3)).toEqual(["GET /queue", expect.stringMatching(/^GET \/history\//), "POST /prompt"]);
+    expect(reqs.filter((r) => r === "POST /prompt")).toHaveLength(1);
+  });
 });
 
 describe("bad arguments", () => {

@@ -47,30 +47,34 @@ export class ComfyClient {
   ) {}
 
   /**
-   * POST /prompt with our own prompt_id. Not retried: a second POST would queue the job twice.
-   * When the answer is lost (timeout, reset), /queue tells whether the prompt landed anyway.
+   * POST /prompt with our own prompt_id. Never retried blindly: a second POST would run the job
+   * twice. When the answer is lost, ComfyUI is asked whether the prompt landed; only a connection
+   * failure with the prompt confirmed absent is sent once more (a timeout may still be landing).
    * @throws ToolError naming node, input and reason when ComfyUI rejects the workflow (HTTP 400).
    */
   async submit(prompt: Workflow, promptId: string, clientId: string, nameField?: NameField): Promise<void> {
-    let res: Response;
-    try {
-      res = await upstreamFetch(this.up, {
+    const send = () =>
+      upstreamFetch(this.up, {
         path: "/prompt",
         json: { prompt, prompt_id: promptId, client_id: clientId },
         timeoutMs: this.timeoutMs,
         acceptStatus: [400],
       });
+    let res: Response;
+    try {
+      res = await send();
     } catch (err) {
-      if (err instanceof UpstreamError && (err.status === undefined || err.status === 408)) {
-        const place = await this.place(promptId).catch(() => undefined);
-        if (place && place.state !== "absent") return;
+      if (!(err instanceof UpstreamError) || (err.status !== undefined && err.status !== 408)) throw err;
+      const landed = await this.landed(promptId);
+      if (landed === true) return;
+      if (landed === false && err.status === undefined) res = await send();
+      else {
         throw new UpstreamError(
           "ComfyUI",
           `${err.message}. The prompt (prompt_id ${promptId}) may or may not have been queued; check ComfyUI's queue before trying again.`,
           { cause: err, ...(err.status === undefined ? {} : { status: err.status }) },
         );
       }
-      throw err;
     }
     if (res.status === 400) {
       const body = (await res.json().catch(() => ({}))) as PromptRejection;
@@ -78,6 +82,16 @@ export class ComfyClient {
       throw new ToolError(message, { data: { prompt_id: promptId, node_errors: errors } });
     }
     await res.body?.cancel();
+  }
+
+  /** Whether ComfyUI has the prompt (queued, running or done); undefined when it cannot be asked. */
+  private async landed(promptId: string): Promise<boolean | undefined> {
+    try {
+      if ((await this.place(promptId)).state !== "absent") return true;
+      return (await this.history(promptId)) !== undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** GET /history/{id}: undefined while the prompt is queued or running (ComfyUI answers {}). */
