@@ -107,7 +107,7 @@ export async function startStack(vars: Record<string, string> = {}): Promise<Sta
   } catch (err) {
     kill();
     await Promise.all(Object.values(fakes).map((f) => f.close()));
-    throw new Error(`${(err as Error).message}\n${stderr}`);
+    throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
   }
   const clients: Client[] = [];
   const control = async (key: string, knobs: Record<string, unknown> | null) => {
