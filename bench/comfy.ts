@@ -2,7 +2,8 @@
  * ComfyUI section: for jobs lasting 1 s, 5 s and 30 s (the fake's run time), the latency from
  * ComfyUI finishing a job to the MCP client holding the result (median, p95), the whole call's
  * time, and ComfyUI requests per job; then ComfyUI requests while no job is pending (must be 0).
- * Jobs start staggered, so they sample different phases of the poll interval.
+ * Each job's run time gets 0–2 s of random jitter (one poll interval), so the results sample
+ * every phase of the poll schedule instead of landing exactly on (or just after) a poll.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type BenchSection, type Stack, percentile, table } from "./harness";
@@ -13,6 +14,8 @@ const PLAN = [
   { seconds: 30, jobs: 4, staggerMs: 900 },
 ];
 const IDLE_SECONDS = 15;
+/** One poll interval at the default COMFYUI_POLL_SECONDS. */
+const JITTER_MS = 2000;
 
 interface Sample {
   afterCompletionMs: number;
@@ -34,7 +37,7 @@ async function oneJob(client: Client, i: number): Promise<Sample> {
 
 async function measure(stack: Stack, client: Client, seconds: number, jobs: number, staggerMs: number) {
   await stack.control("comfyui", null);
-  await stack.control("comfyui", { runMs: seconds * 1000, parallel: true });
+  await stack.control("comfyui", { runMs: seconds * 1000, runJitterMs: JITTER_MS, parallel: true });
   const samples = await Promise.all(
     Array.from({ length: jobs }, async (_, i) => {
       await new Promise((r) => setTimeout(r, i * staggerMs));
@@ -60,7 +63,7 @@ const section: BenchSection = {
     const client = await stack.client("/comfy/mcp");
     const rows = [];
     for (const p of PLAN) rows.push(await measure(stack, client, p.seconds, p.jobs, p.staggerMs));
-    table("ComfyUI jobs through the queue (COMFYUI_POLL_SECONDS=2, default settings)", rows);
+    table("ComfyUI jobs through the queue (default settings: COMFYUI_POLL_SECONDS=2; run time + 0–2 s jitter)", rows);
     await stack.control("comfyui", null);
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     table("ComfyUI requests while no job is pending", [

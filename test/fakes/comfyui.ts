@@ -2,7 +2,8 @@
  * @module Fake ComfyUI (protocols/comfyui.md): POST /prompt with real validation (400 node_errors),
  * one prompt at a time like the real worker, /history `{}` until done then outputs + status, /view
  * serving real PNGs (sharp), /upload/image multipart, /queue, /interrupt, /object_info, `/api`
- * prefix. Knobs: `runMs` (run time of prompts submitted from now on), `parallel` (no queueing),
+ * prefix. Knobs: `runMs` (run time of prompts submitted from now on, plus up to `runJitterMs`),
+ * `parallel` (no queueing),
  * `fault`: "execution_error" | "interrupt", `noise` (large, hard-to-compress PNGs), `noModels`.
  */
 import sharp from "sharp";
@@ -145,7 +146,7 @@ function submit(req: FakeRequest): FakeResponse {
   const knobs: Knobs = req.knobs;
   const now = Date.now();
   const busyUntil = knobs.parallel ? now : Math.max(now, ...[...jobs.values()].map((j) => j.endAt));
-  const runMs = Number(knobs.runMs ?? 0);
+  const runMs = Number(knobs.runMs ?? 0) + Math.random() * Number(knobs.runJitterMs ?? 0);
   const job: Job = {
     id,
     number: number++,
