@@ -19,7 +19,7 @@ export interface JobOutput {
 
 /** Why a job did not succeed. */
 export interface JobError {
-  kind: "execution_error" | "execution_interrupted" | "timed_out" | "poll_failed";
+  kind: "submit_failed" | "execution_error" | "execution_interrupted" | "timed_out" | "poll_failed";
   message: string;
   node_id?: string;
   node_type?: string;

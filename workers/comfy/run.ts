@@ -17,13 +17,11 @@ import { uploadImageArg } from "./input-image";
 /** How often a waiting call reports progress. */
 const PROGRESS_EVERY_MS = 2_000;
 
-type Store = JobStoreApi;
-
 /**
  * Wait until the job is final or `waitMs` passes, reporting progress (elapsed seconds) every
  * couple of seconds. The store wakes us when the consumer writes the result; ComfyUI is not asked.
  */
-export async function waitForJob(store: Store, waitMs: number, ctx: ToolContext): Promise<JobRecord | null> {
+export async function waitForJob(store: JobStoreApi, waitMs: number, ctx: ToolContext): Promise<JobRecord | null> {
   const started = Date.now();
   const until = started + waitMs;
   let rec: JobRecord | null = null;
@@ -79,7 +77,7 @@ export async function runComfyTool(
   } catch (err) {
     await store.update({
       status: "failed",
-      error: { kind: "execution_error", message: `ComfyUI не принял задачу: ${errorMessage(err)}` },
+      error: { kind: "submit_failed", message: `ComfyUI не принял задачу: ${errorMessage(err)}` },
     });
     throw err;
   }
