@@ -5,16 +5,19 @@
 import type { FakeDefinition, RunningFake } from "./harness";
 import { startFake } from "./harness";
 import { echoFake } from "./echo";
+import { ygoprodeckFake } from "./ygoprodeck";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
   echo: echoFake,
+  ygoprodeck: ygoprodeckFake,
 };
 
 /** Worker settings that point at the running fakes. */
 export function envForFakes(urls: Record<string, string>): Record<string, string> {
   return {
     FAKE_ECHO_URL: urls.echo ?? "",
+    CARD_API_URL: urls.ygoprodeck ? `${urls.ygoprodeck}/api/v7` : "",
   };
 }
 
