@@ -8,8 +8,8 @@ import { connect } from "../helpers/mcp";
 const CARDS_TOKEN = "test-token-cards";
 
 type Block = { type: string; text?: string; data?: string; mimeType?: string };
-const blocks = (r: { content?: unknown }) => (r.content ?? []) as Block[];
-const images = (r: { content?: unknown }) => blocks(r).filter((b) => b.type === "image");
+const blocks = (r: object) => ((r as { content?: unknown }).content ?? []) as Block[];
+const images = (r: object) => blocks(r).filter((b) => b.type === "image");
 
 function expectJpeg(b: Block | undefined, maxSide = 512) {
   expect(b?.mimeType).toBe("image/jpeg");
@@ -30,7 +30,7 @@ describe.each(["streamable-http", "sse"] as const)("cards over %s with a cards-o
 
   it("lists exactly the two card tools, read-only and open-world, asking for English names", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["get_card_illustration", "get_theme_illustrations"]);
+    expect(tools.map((t) => t.name).toSorted()).toEqual(["get_card_illustration", "get_theme_illustrations"]);
     for (const t of tools) {
       expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
       expect(t.description).toMatch(/English/);

@@ -14,7 +14,7 @@
  *   ~badimage       image routes answer 200 with HTML
  *   ~big            artworks are 1600×1600 instead of 624×624
  * The same flags work as the global knob `fault` (POST /__control {"fault": "garbage"}).
- * `GET {ns}/__stats` → `{pulls: {imageId: n}, maxPerSecond, rejected}`.
+ * `GET {ns}/__stats` → `{pulls: {imageId: n}, apiRequests, maxPerSecond, rejected}`.
  */
 import sharp from "sharp";
 import type { FakeDefinition, FakeRequest, FakeResponse } from "./harness";
@@ -32,6 +32,7 @@ interface Space {
   maxPerSecond: number;
   blockedUntil: number;
   rejected: number;
+  apiRequests: number;
 }
 
 const spaces = new Map<string, Space>();
@@ -40,7 +41,7 @@ const images = new Map<string, Promise<Buffer>>();
 function space(ns: string): Space {
   let s = spaces.get(ns);
   if (!s) {
-    s = { pulls: new Map(), recent: [], maxPerSecond: 0, blockedUntil: 0, rejected: 0 };
+    s = { pulls: new Map(), recent: [], maxPerSecond: 0, blockedUntil: 0, rejected: 0, apiRequests: 0 };
     spaces.set(ns, s);
   }
   return s;
@@ -153,7 +154,12 @@ export const ygoprodeckFake: FakeDefinition = {
     if (stats) {
       const s = space(stats[1] ?? "");
       return {
-        json: { pulls: Object.fromEntries(s.pulls), maxPerSecond: s.maxPerSecond, rejected: s.rejected },
+        json: {
+          pulls: Object.fromEntries(s.pulls),
+          apiRequests: s.apiRequests,
+          maxPerSecond: s.maxPerSecond,
+          rejected: s.rejected,
+        },
       };
     }
     const api = /^(.*)\/api\/v7\/cardinfo\.php$/.exec(req.path);
@@ -162,10 +168,14 @@ export const ygoprodeckFake: FakeDefinition = {
     if (ns === undefined || req.method !== "GET") return { status: 404, body: "Not Found" };
     const s = space(ns);
     const flags = flagsOf(ns, req.knobs);
+    if (flags.has("blocked")) s.rejected++;
     if (flags.has("blocked") || rateLimited(s, flags)) {
       return { status: 429, body: "Too Many Requests" };
     }
-    if (api) return cardinfo(req, ns, flags);
+    if (api) {
+      s.apiRequests++;
+      return cardinfo(req, ns, flags);
+    }
     return image(Number(img?.[2]), s, flags);
   },
 };

@@ -22,15 +22,15 @@ export async function callCards(
   return (await registry.call(tool, args, ctx)).result;
 }
 
-/** Image pulls per artwork id, max requests seen in one second, and refused requests, in namespace `ns`. */
+/** Image pulls per artwork id, cardinfo requests answered, max requests seen in one second, and refused requests, in namespace `ns`. */
 export async function fakeCardStats(
   ns: string,
-): Promise<{ pulls: Record<string, number>; maxPerSecond: number; rejected: number }> {
+): Promise<{ pulls: Record<string, number>; apiRequests: number; maxPerSecond: number; rejected: number }> {
   return (await fetch(`${fakeUrl("ygoprodeck")}${ns}/__stats`)).json();
 }
 
 /** Text of the first text block. */
-export function firstText(r: { content?: unknown }): string {
-  const blocks = (r.content ?? []) as { type: string; text?: string }[];
+export function firstText(r: object): string {
+  const blocks = ((r as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return blocks.find((b) => b.type === "text")?.text ?? "";
 }

@@ -42,12 +42,6 @@ export class SlidingWindowLimiter {
     this.starts.push(at);
     if (at > now) await this.wait(at - now, signal);
   }
-
-  /** Requests started or reserved within the last window (for logs and tests). */
-  inFlightWindow(): number {
-    const now = this.now();
-    return this.starts.filter((t) => t > now - this.opts.windowMs).length;
-  }
 }
 
 /** Remembers until when an upstream refuses us. */
