@@ -1,7 +1,8 @@
 /** YGOPRODeck misbehaving: down, garbage, errors, refusing us (rate limit), and our own request rate. */
 import { describe, expect, it } from "vitest";
 import { BlockState, SlidingWindowLimiter } from "../../workers/cards/rate-limit";
-import { callCards, fakeCardStats, firstText } from "../helpers/cards";
+import { env } from "cloudflare:workers";
+import { cardApi, callCards, fakeCardStats, firstText } from "../helpers/cards";
 import { toolContext } from "../helpers/context";
 import { registry } from "../../workers/registry";
 
@@ -58,6 +59,15 @@ describe("rate limit", () => {
     const second = await callCards("get_theme_illustrations", { theme: "Dark Magician" }, ns);
     expect(firstText(second)).toMatch(/refused our requests/);
     expect((await fakeCardStats(ns)).rejected).toBe(1);
+  });
+
+  it("another isolate's block, left in R2, is honoured before any request", async () => {
+    const ns = "/t-shared-block";
+    const until = new Date(Date.now() + 60_000);
+    await env.FILES.put(`cards/blocked/${encodeURIComponent(cardApi(ns))}`, until.toISOString());
+    const r = await callCards("get_card_illustration", { card_name: "Kuriboh" }, ns);
+    expect(firstText(r)).toContain(`until ${until.toISOString().slice(11, 16)} UTC`);
+    expect((await fakeCardStats(ns)).apiRequests).toBe(0);
   });
 
   it("many concurrent calls in one isolate never exceed 20 requests per second", async () => {

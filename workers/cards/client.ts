@@ -48,6 +48,7 @@ const isRefusal = (err: unknown) => err instanceof UpstreamError && (err.status 
 export class CardApi {
   private readonly up: Upstream;
   private readonly polite: ReturnType<typeof politenessFor>;
+  private sharedBlock: Promise<number> | undefined;
 
   constructor(private readonly ctx: ToolContext) {
     const base = ctx.config.CARD_API_URL ?? DEFAULT_API;
@@ -105,8 +106,14 @@ export class CardApi {
     return bytes;
   }
 
-  /** One request: refuse early while blocked, retry transient failures, start a block on 429/403. */
+  /**
+   * One request: refuse early while blocked (here or, per the R2 marker, in another isolate),
+   * retry transient failures, start a block on 429/403.
+   */
   private async send(up: Upstream, opts: RequestOptions): Promise<Response> {
+    this.sharedBlock ??= this.readSharedBlock();
+    const shared = await this.sharedBlock;
+    if (shared > Date.now()) this.polite.block.block(shared - Date.now());
     const until = this.polite.block.blockedUntil();
     if (until) throw blockedError(until);
     try {
@@ -121,7 +128,25 @@ export class CardApi {
       const retryAfter = (err as { retryAfterMs?: number }).retryAfterMs;
       this.polite.block.block(retryAfter ?? this.ctx.config.CARD_API_BLOCK_SECONDS * 1000);
       this.ctx.log.warn("YGOPRODeck refused us; pausing requests", { status: (err as UpstreamError).status });
-      throw blockedError(this.polite.block.blockedUntil() ?? new Date());
+      const until = this.polite.block.blockedUntil() ?? new Date();
+      await bucket(this.ctx)
+        .put(this.blockKey(), until.toISOString())
+        .catch(() => undefined);
+      throw blockedError(until);
+    }
+  }
+
+  private blockKey(): string {
+    return `cards/blocked/${encodeURIComponent(this.up.baseUrl)}`;
+  }
+
+  /** When another isolate was refused, it left the block's end time in R2 (0 = none). */
+  private async readSharedBlock(): Promise<number> {
+    try {
+      const obj = await bucket(this.ctx).get(this.blockKey());
+      return obj ? Date.parse(await obj.text()) || 0 : 0;
+    } catch {
+      return 0;
     }
   }
 

@@ -46,7 +46,7 @@ export const getThemeIllustrations = defineTool({
       .min(1, "must not be empty")
       .max(80)
       .describe('English theme (archetype) name, e.g. "Blue-Eyes", "Dark Magician"'),
-    limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many artworks (1–${MAX_LIMIT}, default 5)`),
+    limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many artworks (1–${MAX_LIMIT})`),
   }),
   output: Output,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
