@@ -5,7 +5,13 @@
  */
 import { z } from "zod";
 import { ToolError, UpstreamError } from "../../shared/errors";
-import { type RequestOptions, type Upstream, isTransient, upstreamFetch } from "../../shared/http/client";
+import {
+  HttpStatusError,
+  type RequestOptions,
+  type Upstream,
+  isTransient,
+  upstreamFetch,
+} from "../../shared/http/client";
 import { sha1Hex } from "../../shared/images/encode";
 import type { ToolContext } from "../../shared/tools/context";
 import { politenessFor } from "./rate-limit";
@@ -42,7 +48,9 @@ export interface CardQuery {
   offset?: number;
 }
 
-const isRefusal = (err: unknown) => err instanceof UpstreamError && (err.status === 429 || err.status === 403);
+/** YGOPRODeck documents no status for its block; 429 and 403 are how refusals look. */
+const isRefusal = (err: unknown): err is UpstreamError =>
+  err instanceof UpstreamError && (err.status === 429 || err.status === 403);
 
 /** Talks to YGOPRODeck for one tool call; limits and blocks are shared by the whole isolate. */
 export class CardApi {
@@ -114,8 +122,8 @@ export class CardApi {
     this.sharedBlock ??= this.readSharedBlock();
     const shared = await this.sharedBlock;
     if (shared > Date.now()) this.polite.block.block(shared - Date.now());
-    const until = this.polite.block.blockedUntil();
-    if (until) throw blockedError(until);
+    const blocked = this.polite.block.blockedUntil();
+    if (blocked) throw blockedError(blocked);
     try {
       return await upstreamFetch(up, {
         timeoutMs: 15_000,
@@ -125,9 +133,9 @@ export class CardApi {
       });
     } catch (err) {
       if (!isRefusal(err)) throw err;
-      const retryAfter = (err as { retryAfterMs?: number }).retryAfterMs;
+      const retryAfter = err instanceof HttpStatusError ? err.retryAfterMs : undefined;
       this.polite.block.block(retryAfter ?? this.ctx.config.CARD_API_BLOCK_SECONDS * 1000);
-      this.ctx.log.warn("YGOPRODeck refused us; pausing requests", { status: (err as UpstreamError).status });
+      this.ctx.log.warn("YGOPRODeck refused us; pausing requests", { status: err.status });
       const until = this.polite.block.blockedUntil() ?? new Date();
       await bucket(this.ctx)
         .put(this.blockKey(), until.toISOString())
