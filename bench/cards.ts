@@ -73,7 +73,7 @@ const section: BenchSection = {
       n: warmTheme10.n,
       p50_ms: warmTheme10.p50,
       p99_ms: warmTheme10.p99,
-      ops_per_s: warmTheme10.throughput,
+      kb: "",
     });
     const warmCard = await load(100, 1, card("Dark Magician"));
     rows.push({

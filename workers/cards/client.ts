@@ -163,10 +163,7 @@ export class CardApi {
       name,
       baseUrl,
       unreachableHint: "check CARD_API_URL and the network",
-      fetch: async (input, init) => {
-        await this.polite.limiter.acquire(this.ctx.signal);
-        return this.ctx.fetch(input, init);
-      },
+      fetch: (input, init) => this.polite.limiter.run(() => this.ctx.fetch(input, init), this.ctx.signal),
     };
   }
 
