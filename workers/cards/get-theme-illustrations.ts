@@ -16,7 +16,7 @@ const MAX_LIMIT = 10;
 const Output = z.object({
   theme: z.string().describe("The theme as found (archetype spelling when it is one)"),
   match: z.enum(["archetype", "name"]).describe("archetype, or cards whose name contains the theme"),
-  total_found: z.number().int().describe("Cards of the theme on YGOPRODeck"),
+  total_found: z.number().int().describe("Cards of the theme found (name matches: at most 50)"),
   illustrations: z
     .array(
       z.object({
