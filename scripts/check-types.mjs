@@ -3,12 +3,11 @@
 // types into a temporary file with the same arguments as `npm run types` and compares them.
 // (`wrangler types --check` ignores --env-file and reads .dev.vars, which a clean clone lacks.)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-const dir = mkdtempSync(join(tmpdir(), "types-"));
-const out = join(dir, "env.d.ts");
+// Beside the real file, so the generated relative imports ("./index") are the same.
+const out = join("workers", `.env-check-${process.pid}.d.ts`);
 try {
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
@@ -30,5 +29,5 @@ try {
   }
   console.log("workers/env.d.ts is up to date.");
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(out, { force: true });
 }
