@@ -25,9 +25,8 @@ try {
       .join("\n");
   if (body(readFileSync(out, "utf8")) !== body(readFileSync("workers/env.d.ts", "utf8"))) {
     console.error("workers/env.d.ts is out of date: run `npm run types` and commit the result.");
-    process.exit(1);
-  }
-  console.log("workers/env.d.ts is up to date.");
+    process.exitCode = 1;
+  } else console.log("workers/env.d.ts is up to date.");
 } finally {
   rmSync(out, { force: true });
 }
