@@ -6,7 +6,7 @@
  * Bearer …` (401 plain text); `huge: true` gives every result a 50 000-character `content`.
  * `GET /last` returns the headers and body of the last search request (for header assertions).
  */
-import type { FakeDefinition, FakeRequest } from "./harness";
+import type { FakeDefinition, FakeRequest, FakeResponse } from "./harness";
 
 const CORPUS = Array.from({ length: 12 }, (_, i) => ({
   title: i % 2 ? `n8n ChatGPT automation ${i}` : `Поиск и автоматизация ${i}`,
@@ -26,7 +26,7 @@ export const searchApiFake: FakeDefinition = {
     rateLimited = 0;
     last = undefined;
   },
-  handle(req) {
+  handle(req): FakeResponse {
     if (req.method === "GET" && req.path === "/last") return { json: last ?? null };
     const key = req.knobs.apiKey;
     if (typeof key === "string" && req.headers.authorization !== `Bearer ${key}`) {

@@ -15,7 +15,11 @@ describe("qdrant-store", () => {
     const client = await connect(path, transport);
     const stored = await client.callTool({
       name: "qdrant-store",
-      arguments: { content: "Туннель запускается командой cloudflared tunnel run.", section: "Запуск", source: "notes/tunnel.md" },
+      arguments: {
+        content: "Туннель запускается командой cloudflared tunnel run.",
+        section: "Запуск",
+        source: "notes/tunnel.md",
+      },
     });
     expect(stored.isError).toBeFalsy();
     expect(stored.content).toEqual([
@@ -76,7 +80,9 @@ describe("embedding providers", () => {
     const stored = await call("qdrant-store", { content: "Персеиды видны в августе", section: "Метеоры" }, vars);
     expect(stored.isError).toBeFalsy();
     const found = await call("qdrant-find", { query: "Персеиды видны в августе", rerank: "none" }, vars);
-    expect(textOf(found)).toMatch(/^1\. \(score: 0\.\d{3}\) Метеоры\n   Источник: qdrant-store\n   Текст: Персеиды видны в августе\n$/);
+    expect(textOf(found)).toMatch(
+      /^1\. \(score: 0\.\d{3}\) Метеоры\n   Источник: qdrant-store\n   Текст: Персеиды видны в августе\n$/,
+    );
     const paths = (await fakeStats("embeddings")).log.map((l) => l.path);
     expect(paths.every((p) => p.startsWith("/v1beta/models/gemini-embedding-001:"))).toBe(true);
     const bad = await call("qdrant-find", { query: "x" }, { ...vars, GEMINI_API_KEY: "gemini-wrong-key" });
@@ -96,7 +102,9 @@ describe("embedding providers", () => {
   it("Workers AI is not usable in tests and says which other providers to use", async () => {
     const res = await call("qdrant-find", { query: "x" }, { EMBEDDING_PROVIDER: "workers-ai" });
     expect(res.isError).toBe(true);
-    expect(textOf(res)).toMatch(/^Ошибка поиска: Workers AI embeddings (\([^)]+\) are not available here|are not configured)/);
+    expect(textOf(res)).toMatch(
+      /^Ошибка поиска: Workers AI embeddings (\([^)]+\) are not available here|are not configured)/,
+    );
     expect(textOf(res)).toContain("EMBEDDING_PROVIDER=openai");
   });
 

@@ -94,7 +94,9 @@ describe("qdrant-find reranking", () => {
     await seedLexical();
     const res = await call("qdrant-find", { query: Q, rerank: "cross-encoder" }, { RERANK_URL: "" });
     expect(res.isError).toBe(true);
-    expect(textOf(res)).toMatch(/^Ошибка поиска: (Workers AI reranker @cf\/baai\/bge-reranker-base is not available here|cross-encoder reranking needs RERANK_URL)/);
+    expect(textOf(res)).toMatch(
+      /^Ошибка поиска: (Workers AI reranker @cf\/baai\/bge-reranker-base is not available here|cross-encoder reranking needs RERANK_URL)/,
+    );
     expect(textOf(res)).toContain('use rerank "keyword"');
   });
 

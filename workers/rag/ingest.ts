@@ -49,7 +49,7 @@ export async function writePoints(
     items.map((i) => i.text),
     "document",
     deps.batchSize,
-    (done, total) => deps.onProgress?.(`  embedded ${done}/${total}`),
+    (done, total) => deps.onProgress?.(`embedded ${done}/${total}`),
   );
   const createdCollection = await deps.store.ensureCollection(deps.collection, deps.using, vectors[0]?.length ?? 0);
   const points: PointInput[] = items.map((item, i) => ({
