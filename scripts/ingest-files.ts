@@ -9,7 +9,7 @@ import { type Config, loadConfig } from "../shared/config";
 import { KnowledgeStore } from "../workers/rag/client";
 import { createEmbedder } from "../workers/rag/embed";
 import type { AiRunner } from "../workers/rag/embed-workers-ai";
-import { type IngestStats, ingestDocument } from "../workers/rag/ingest";
+import { type IngestStats, ingestDocument, pruneSources } from "../workers/rag/ingest";
 
 const EXTENSIONS = /\.(md|markdown|mdx|txt|text)$/i;
 const SKIP_DIRS = new Set(["node_modules", ".git", ".wrangler", "dist"]);
@@ -74,6 +74,8 @@ export interface IngestRun {
   /** Sources are paths relative to this folder (default: the working directory). */
   base?: string;
   ai?: AiRunner | undefined;
+  /** Also delete chunks of files that no longer exist under the given folders. */
+  prune?: boolean;
   log?: (line: string) => void;
 }
 
@@ -112,6 +114,14 @@ export async function ingestPaths(run: IngestRun): Promise<IngestStats[]> {
     log(
       `[${i + 1}/${files.length}] ${source}: ${s.chunks} chunks, ${s.written} written, ${s.unchanged} unchanged, ${s.deleted} stale deleted (${ms} ms)${s.createdCollection ? ", collection created" : ""}`,
     );
+  }
+  if (run.prune) {
+    const prefixes = run.paths
+      .filter((p) => statSync(p).isDirectory())
+      .map((p) => relative(base, resolve(p)).split(sep).join("/"))
+      .map((p) => (p ? `${p}/` : ""));
+    const removed = await pruneSources(store, collection, prefixes, new Set(stats.map((s) => s.source)));
+    for (const source of removed) log(`pruned ${source} (file no longer exists)`);
   }
   const sum = (k: "chunks" | "written" | "unchanged" | "deleted") => stats.reduce((n, s) => n + s[k], 0);
   log(

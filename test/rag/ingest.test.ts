@@ -3,7 +3,7 @@ import { chunkDocument, chunkMarkdown, splitText } from "../../workers/rag/chunk
 import { KnowledgeStore } from "../../workers/rag/client";
 import { createEmbedder } from "../../workers/rag/embed";
 import { stableId } from "../../workers/rag/ids";
-import { type IngestDeps, ingestDocument } from "../../workers/rag/ingest";
+import { type IngestDeps, ingestDocument, pruneSources } from "../../workers/rag/ingest";
 import { toolContext } from "../helpers/context";
 import { fakeControl, fakeStats, fakeUrl } from "../helpers/mcp";
 import { call, count, qdrant, textOf } from "./seed";
@@ -139,5 +139,18 @@ describe("ingest (the core of npm run ingest)", () => {
     expect(textOf(found)).toMatch(/^1\. \(score: \d\.\d{3}\) Guide \/ Install\n   Источник: docs\/guide\.md\n/);
     const wrong = await call("qdrant-find", { query: "npm install" }, { EMBEDDING_MODEL: "fake-embed-128" });
     expect(textOf(wrong)).toContain("holds 256-dimensional vectors but the embedding model produced 128");
+  });
+});
+
+describe("pruning deleted files", () => {
+  it("deletes the chunks of sources under the folder that were not ingested this time", async () => {
+    const d = deps();
+    await ingestDocument({ source: "docs/a.md", text: "# A\none" }, d);
+    await ingestDocument({ source: "docs/b.md", text: "# B\ntwo" }, d);
+    await ingestDocument({ source: "other/c.md", text: "# C\nthree" }, d);
+    const removed = await pruneSources(d.store, "kb", ["docs/"], new Set(["docs/a.md"]));
+    expect(removed).toEqual(["docs/b.md"]);
+    expect((await payloads("kb")).map((p) => p.source).toSorted()).toEqual(["docs/a.md", "other/c.md"]);
+    expect(await pruneSources(d.store, "missing", ["docs/"], new Set())).toEqual([]);
   });
 });

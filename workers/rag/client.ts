@@ -49,7 +49,8 @@ export function makeClient(s: QdrantSettings): QdrantClient {
     url: `${u.protocol}//${u.hostname}`,
     port,
     ...(prefix ? { prefix } : {}),
-    ...(s.apiKey ? { apiKey: s.apiKey } : {}),
+    // As a header rather than `apiKey`: the client would print a warning on every call over http.
+    ...(s.apiKey ? { headers: { "api-key": s.apiKey } } : {}),
     timeout: s.timeoutMs,
     checkCompatibility: false,
   });

@@ -99,3 +99,25 @@ export async function ingestDocument(doc: { source: string; text: string }, deps
     createdCollection,
   };
 }
+
+/**
+ * Delete the chunks of documents that are gone: every point whose `source` starts with one of
+ * `prefixes` (e.g. "docs/") but is not in `keep`. Returns the sources removed.
+ */
+export async function pruneSources(
+  store: KnowledgeStore,
+  collection: string,
+  prefixes: readonly string[],
+  keep: ReadonlySet<string>,
+): Promise<string[]> {
+  if ((await store.vectors(collection)) === undefined) return [];
+  const points = await store.scroll(collection, {}, ["source"]);
+  const gone = new Map<string, (string | number)[]>();
+  for (const p of points) {
+    const source = typeof p.payload.source === "string" ? p.payload.source : "";
+    if (!source || keep.has(source) || !prefixes.some((x) => source.startsWith(x))) continue;
+    gone.set(source, [...(gone.get(source) ?? []), p.id]);
+  }
+  for (const ids of gone.values()) await store.delete(collection, ids);
+  return [...gone.keys()].toSorted();
+}
