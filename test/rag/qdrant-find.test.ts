@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, fakeControl, fakeUrl } from "../helpers/mcp";
+import { api, connect, fakeControl, fakeUrl } from "../helpers/mcp";
 import { call, createCollection, textOf, upsert, vectorAt } from "./seed";
 
 const Q = "настройка туннеля";
@@ -174,5 +174,28 @@ describe("qdrant-find failures: Ошибка поиска with a reason a person
     expect(textOf(res)).toBe(
       "Ошибка поиска: the embedding endpoint is not reachable at http://127.0.0.1:9/v1: is the embedding server running, and is EMBEDDING_BASE_URL right?",
     );
+  });
+});
+
+describe("qdrant-find under pressure and over REST", () => {
+  it("says how long it waited when Qdrant is too slow", async () => {
+    await seedTwo();
+    await fakeControl("qdrant", { latencyMs: 400 });
+    const res = await call("qdrant-find", { query: Q }, { QDRANT_TIMEOUT_MS: "150" });
+    expect(textOf(res)).toBe(
+      `Ошибка поиска: Qdrant at ${fakeUrl("qdrant")} did not answer within 150 ms (QDRANT_TIMEOUT_MS)`,
+    );
+  });
+
+  it("answers POST /tools/qdrant-find like tools/call, with 422 for a failure", async () => {
+    await seedTwo();
+    const ok = await api("/tools/qdrant-find", { method: "POST", json: { query: Q, rerank: "none", limit: 1 } });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { content: { text: string }[] }).content[0]?.text).toBe(
+      "1. (score: 1.000) Раздел А\n   Источник: docs/a.md\n   Текст: Текст А\n",
+    );
+    const bad = await api("/tools/qdrant-find", { method: "POST", json: { query: " " } });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { error: string }).error).toBe("Укажите query для поиска.");
   });
 });

@@ -3,6 +3,7 @@
  * time each stage took. Rendering lives in qdrant-find.ts.
  */
 import type { Config } from "../../shared/config";
+import { ToolError } from "../../shared/errors";
 import type { KnowledgeStore, SimpleFilter } from "./client";
 import type { Embedder } from "./embed";
 import type { AiRunner } from "./embed-workers-ai";
@@ -43,10 +44,11 @@ export async function find(
 ): Promise<{ hits: RankedHit[]; candidates: number; timings: StageTimings }> {
   let t = performance.now();
   const [vector] = await deps.embedder.embed([opts.query], "query");
+  if (!vector) throw new ToolError(`${deps.embedder.provider} embeddings returned no vector for the query`);
   const embedMs = performance.now() - t;
   t = performance.now();
   const candidates = await deps.store.query(opts.collection, {
-    vector: vector ?? [],
+    vector,
     using: opts.using,
     limit: candidateCount(opts.rerank, opts.limit, deps.config.RERANK_OVERFETCH),
     ...(opts.filter ? { filter: opts.filter } : {}),

@@ -61,7 +61,9 @@ export async function describeQdrantError(err: unknown, ctx: Ctx): Promise<ToolE
   const col = `\`${ctx.collection}\``;
   const make = (msg: string) => new ToolError(msg, { cause: err });
   if (err instanceof QdrantClientTimeoutError) {
-    return make(`Qdrant at ${url} did not answer within ${Math.round(ctx.store.settings.timeoutMs / 100) / 10} s`);
+    const ms = ctx.store.settings.timeoutMs;
+    const wait = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+    return make(`Qdrant at ${url} did not answer within ${wait} (QDRANT_TIMEOUT_MS)`);
   }
   if (err instanceof QdrantClientResourceExhaustedError) {
     return make(`Qdrant at ${url} is rate-limiting requests; retry in ${err.retry_after} s`);
