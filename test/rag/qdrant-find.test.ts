@@ -199,3 +199,13 @@ describe("qdrant-find under pressure and over REST", () => {
     expect(((await bad.json()) as { error: string }).error).toBe("Укажите query для поиска.");
   });
 });
+
+describe("qdrant-find when QDRANT_URL points at something else", () => {
+  it("says the answer is not the Qdrant API", async () => {
+    await fakeControl("qdrant", { fault: "garbage" });
+    const res = await call("qdrant-find", { query: Q });
+    expect(textOf(res)).toBe(
+      `Ошибка поиска: Qdrant at ${fakeUrl("qdrant")} answered with something that is not the Qdrant API: check QDRANT_URL`,
+    );
+  });
+});

@@ -189,3 +189,16 @@ describe("normalisation", () => {
     expect(applyBudget(res, 10_000)).toBe(res);
   });
 });
+
+describe("secrets in the search URL", () => {
+  it("never shows credentials or the query string of SEARCH_API_URL", async () => {
+    const u = new URL(`${fakeUrl("search")}/search?token=webhook-secret-1`);
+    u.username = "user";
+    u.password = "pass-secret-2";
+    await fakeControl("search", { fault: "garbage" });
+    const res = await call("search", { query: "q" }, { SEARCH_API_URL: u.href });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toContain(`check that ${fakeUrl("search")}/search is the right URL`);
+    expect(JSON.stringify(res)).not.toMatch(/webhook-secret-1|pass-secret-2/);
+  });
+});

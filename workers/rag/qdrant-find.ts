@@ -93,7 +93,9 @@ export const qdrantFind = defineTool({
         { config: ctx.config, ...ragDeps(ctx) },
       );
     } catch (err) {
-      return errorResult(`Ошибка поиска: ${failureReason(err, ctx)}`);
+      const reason = failureReason(err, ctx);
+      ctx.log.info("qdrant-find failed", { reason });
+      return errorResult(`Ошибка поиска: ${reason}`);
     }
     const data = {
       query: q,

@@ -96,7 +96,9 @@ export async function searchApi(
       "Search is not configured: set SEARCH_API_URL to your search service or n8n webhook URL (and SEARCH_API_KEY if it needs a key).",
     );
   }
-  const shown = url.replace(/\?.*$/, "");
+  // Shown in messages: no credentials, no query string (webhook URLs often carry tokens there).
+  const parsed = new URL(url);
+  const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`.replace(/\/+$/, "");
   const headers: Record<string, string> = {};
   const key = config.SEARCH_API_KEY;
   if (key) headers.Authorization = /^(Bearer|Basic|Token) /i.test(key) ? key : `Bearer ${key}`;
