@@ -29,6 +29,15 @@ describe("tokenisation and BM25", () => {
     expect(tokenize("Ёлка и ПОИСКА по Qdrant-коллекциям")).toEqual(["елк", "поиск", "qdrant", "коллекци"]);
     expect(stem("поиском")).toBe(stem("поиска"));
     expect(stem("searching")).toBe(stem("search"));
+    for (const [a, b] of [
+      ["stored", "store"],
+      ["storing", "stores"],
+      ["processes", "process"],
+      ["queries", "query"],
+      ["running", "run"],
+    ]) {
+      expect(stem(a ?? "")).toBe(stem(b ?? ""));
+    }
   });
 
   it("scores documents with the query's words above those without", () => {

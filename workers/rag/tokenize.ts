@@ -58,13 +58,31 @@ const RU_ENDINGS = [
   "ю",
   "ь",
 ];
-const EN_ENDINGS = ["ingly", "ings", "ing", "edly", "ied", "ies", "ed", "es", "s"];
 const CYRILLIC = /[\u0400-\u04ff]/;
+
+/** A light English stemmer: plural, -ing/-ed, final e and doubled consonants ("stored", "storing", "store" → "stor"). */
+function stemEnglish(word: string): string {
+  if (word.length <= 3) return word;
+  let w = word;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(ss|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  for (const e of ["ingly", "edly", "ing", "ed"]) {
+    if (w.endsWith(e) && w.length - e.length >= 3) {
+      w = w.slice(0, -e.length);
+      break;
+    }
+  }
+  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
+  if (/([bdfgmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
 
 /** Reduce a lower-case word to a rough stem (Russian and English suffixes only). */
 export function stem(word: string): string {
-  const endings = CYRILLIC.test(word) ? RU_ENDINGS : /^[a-z]+$/.test(word) ? EN_ENDINGS : [];
-  for (const e of endings) {
+  if (/^[a-z]+$/.test(word)) return stemEnglish(word);
+  if (!CYRILLIC.test(word)) return word;
+  for (const e of RU_ENDINGS) {
     if (word.length - e.length >= 3 && word.endsWith(e)) return word.slice(0, -e.length);
   }
   return word;
