@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { api, connect, fakeControl, fakeUrl } from "../helpers/mcp";
+import { api, connect, fakeControl, fakeStats, fakeUrl } from "../helpers/mcp";
 import { call, createCollection, textOf, upsert, vectorAt } from "./seed";
 
 const Q = "настройка туннеля";
@@ -207,5 +207,17 @@ describe("qdrant-find when QDRANT_URL points at something else", () => {
     expect(textOf(res)).toBe(
       `Ошибка поиска: Qdrant at ${fakeUrl("qdrant")} answered with something that is not the Qdrant API: check QDRANT_URL`,
     );
+  });
+});
+
+describe("QDRANT_URL as written", () => {
+  it("keeps a path prefix and the URL's own port (the JS client would append :6333)", async () => {
+    await seedTwo();
+    const res = await call("qdrant-find", { query: Q }, { QDRANT_URL: `${fakeUrl("qdrant")}/qdrant` });
+    expect(textOf(res)).toBe(
+      `Ошибка поиска: Qdrant at ${fakeUrl("qdrant")}/qdrant answered HTTP 404: Not found: /qdrant/collections/knowledge/points/query: check QDRANT_URL (no path prefix?)`,
+    );
+    const log = (await fakeStats("qdrant")).log.map((l) => l.path);
+    expect(log.at(-1)).toBe("/qdrant/collections/knowledge/points/query");
   });
 });

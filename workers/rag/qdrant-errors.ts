@@ -89,7 +89,7 @@ export async function describeQdrantError(err: unknown, ctx: Ctx): Promise<ToolE
   if (status === 403) {
     return make(`Qdrant at ${url} refused this operation for the API key (HTTP 403, read-only key?): ${message}`);
   }
-  if (status === 404 && /Collection .* (doesn't|does not) exist|not found/i.test(message)) {
+  if (status === 404 && /Collection .* (doesn't|does not) exist|Collection .* not found/i.test(message)) {
     return make(
       `collection ${col} does not exist in Qdrant at ${url}: fill it with qdrant-store or \`npm run ingest\`, or choose another collection (QDRANT_COLLECTION)`,
     );
@@ -111,5 +111,6 @@ export async function describeQdrantError(err: unknown, ctx: Ctx): Promise<ToolE
     return make(`${message.replace(/^Bad request: /, "")} (Qdrant at ${url})`);
   }
   const detail = message ? `: ${message.slice(0, 300)}` : "";
+  if (status === 404) return make(`Qdrant at ${url} answered HTTP 404${detail}: check QDRANT_URL (no path prefix?)`);
   return make(`Qdrant at ${url} answered HTTP ${status}${detail}`);
 }
