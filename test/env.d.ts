@@ -4,9 +4,5 @@ declare namespace Cloudflare {
     FAKE_URLS: string;
     FAKE_ECHO_URL: string;
     MCP_AUTH_TOKEN: string;
-    EMBEDDING_API_KEY?: string;
-    QDRANT_API_KEY?: string;
-    SEARCH_API_KEY?: string;
-    RERANK_API_KEY?: string;
   }
 }
