@@ -51,7 +51,7 @@ export const qdrantFind = defineTool({
   description:
     "Semantic search in the Qdrant knowledge base (Russian and English). Returns the best passages with score, section and source. Use it to look up facts from the user's own notes and documents.",
   input: z.strictObject({
-    query: z.string().describe("What to look for, in natural language, e.g. «как настроить туннель»"),
+    query: z.string().max(4000).describe("What to look for, in natural language, e.g. «как настроить туннель»"),
     limit: z.number().int().min(1).max(50).default(5).describe("How many passages to return (1–50, default 5)"),
     collection: z.string().trim().min(1).optional().describe("Qdrant collection (default: QDRANT_COLLECTION)"),
     score_threshold: z.number().optional().describe("Drop candidates whose vector score is below this value"),

@@ -19,7 +19,10 @@ export const qdrantStore = defineTool({
   description:
     "Store a text in the Qdrant knowledge base so qdrant-find can find it later. Long texts are split into chunks. Storing the same text again does not duplicate it.",
   input: z.strictObject({
-    content: z.string().describe("The text to remember (Markdown or plain text)"),
+    content: z
+      .string()
+      .max(200_000)
+      .describe("The text to remember (plain text or Markdown, up to 200 000 characters)"),
     section: z.string().trim().default("").describe("Title of the passage, shown in search results"),
     source: z.string().trim().default("qdrant-store").describe("Where it comes from: a URL, file path or note name"),
     collection: z.string().trim().min(1).optional().describe("Qdrant collection (default: QDRANT_COLLECTION)"),
