@@ -40,7 +40,9 @@ describe("qdrant-store", () => {
   it("never duplicates the same text, and splits long texts into bounded chunks", async () => {
     const args = { content: "Первый абзац.\n\nВторой абзац.", section: "S", source: "src" };
     const a = await call("qdrant-store", args);
+    const before = (await fakeStats("qdrant")).requests;
     const b = await call("qdrant-store", args);
+    expect((await fakeStats("qdrant")).requests - before).toBe(1); // one upsert, no existence checks
     expect(a.structuredContent).toMatchObject({ createdCollection: true, chunks: 1 });
     expect(b.structuredContent).toMatchObject({ createdCollection: false, chunks: 1 });
     expect((a.structuredContent as { ids: string[] }).ids).toEqual((b.structuredContent as { ids: string[] }).ids);

@@ -6,7 +6,7 @@
  */
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { withRetry } from "../../shared/http/retry";
-import { describeQdrantError, isTransientQdrant } from "./qdrant-errors";
+import { describeQdrantError, isTransientQdrant, qdrantAnswer } from "./qdrant-errors";
 
 /** How to reach Qdrant. */
 export interface QdrantSettings {
@@ -130,15 +130,34 @@ export class KnowledgeStore {
     return true;
   }
 
-  /** Write points (waits until applied). */
-  async upsert(collection: string, using: string, points: readonly PointInput[]): Promise<void> {
-    if (points.length === 0) return;
-    await this.run(collection, using, () =>
+  /**
+   * Write points (waits until applied). With `createIfMissing`, a missing collection is created
+   * (sized from the first vector) and the write repeated: one round trip in the common case.
+   * @returns whether the collection was created.
+   */
+  async upsert(
+    collection: string,
+    using: string,
+    points: readonly PointInput[],
+    createIfMissing = false,
+  ): Promise<boolean> {
+    if (points.length === 0) return false;
+    const write = () =>
       this.client.upsert(collection, {
         wait: true,
         points: points.map((p) => ({ id: p.id, vector: using ? { [using]: p.vector } : p.vector, payload: p.payload })),
-      }),
-    );
+      });
+    try {
+      await write();
+      return false;
+    } catch (err) {
+      const a = qdrantAnswer(err);
+      const missing = a?.status === 404 && /Collection .* (doesn't|does not) exist/.test(a.message);
+      if (!createIfMissing || !missing) throw await describeQdrantError(err, { store: this, collection, using });
+    }
+    const created = await this.ensureCollection(collection, using, points[0]?.vector.length ?? 0);
+    await this.run(collection, using, write);
+    return created;
   }
 
   /** Every point matching `filter`, with the given payload keys (pages through scroll). */

@@ -38,7 +38,7 @@ export function embedText(c: Pick<Chunk, "section" | "content">): string {
   return c.section ? `${c.section}\n\n${c.content}` : c.content;
 }
 
-/** Embed texts and write them as points; creates the collection (sized from the first vector) when missing. */
+/** Embed texts and write them as points; creates the collection (sized from the first vector) when the write finds it missing. */
 export async function writePoints(
   deps: Omit<IngestDeps, "maxChars">,
   items: readonly { id: string; text: string; payload: Record<string, unknown> }[],
@@ -51,14 +51,15 @@ export async function writePoints(
     deps.batchSize,
     (done, total) => deps.onProgress?.(`embedded ${done}/${total}`),
   );
-  const createdCollection = await deps.store.ensureCollection(deps.collection, deps.using, vectors[0]?.length ?? 0);
   const points: PointInput[] = items.map((item, i) => ({
     id: item.id,
     vector: vectors[i] ?? [],
     payload: item.payload,
   }));
+  let createdCollection = false;
   for (let i = 0; i < points.length; i += 128) {
-    await deps.store.upsert(deps.collection, deps.using, points.slice(i, i + 128));
+    const created = await deps.store.upsert(deps.collection, deps.using, points.slice(i, i + 128), i === 0);
+    createdCollection ||= created;
   }
   return { createdCollection };
 }
