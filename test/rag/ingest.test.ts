@@ -102,7 +102,9 @@ describe("ingest (the core of npm run ingest)", () => {
     expect(p).toMatchObject({ source: "docs/guide.md", content: expect.stringContaining("npm install"), chunk: 0 });
 
     await fakeControl("embeddings", null);
+    const before = (await fakeStats("qdrant")).requests;
     const again = await ingestDocument({ source: "docs/guide.md", text: DOC }, deps());
+    expect((await fakeStats("qdrant")).requests - before).toBe(1); // one scroll, nothing to write
     expect(again).toMatchObject({ chunks: 4, written: 0, unchanged: 4, deleted: 0, createdCollection: false });
     expect(await count("kb")).toBe(4);
     expect((await fakeStats("embeddings")).requests).toBe(0);

@@ -6,7 +6,7 @@
  */
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { withRetry } from "../../shared/http/retry";
-import { describeQdrantError, isTransientQdrant, qdrantAnswer } from "./qdrant-errors";
+import { describeQdrantError, isMissingCollection, isTransientQdrant } from "./qdrant-errors";
 
 /** How to reach Qdrant. */
 export interface QdrantSettings {
@@ -151,9 +151,8 @@ export class KnowledgeStore {
       await write();
       return false;
     } catch (err) {
-      const a = qdrantAnswer(err);
-      const missing = a?.status === 404 && /Collection .* (doesn't|does not) exist/.test(a.message);
-      if (!createIfMissing || !missing) throw await describeQdrantError(err, { store: this, collection, using });
+      if (!createIfMissing || !isMissingCollection(err))
+        throw await describeQdrantError(err, { store: this, collection, using });
     }
     const created = await this.ensureCollection(collection, using, points[0]?.vector.length ?? 0);
     await this.run(collection, using, write);

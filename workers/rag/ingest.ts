@@ -7,6 +7,7 @@ import { type Chunk, chunkDocument } from "./chunk";
 import type { KnowledgeStore, PointInput } from "./client";
 import { type Embedder, embedInBatches } from "./embed";
 import { contentHash, stableId } from "./ids";
+import { isMissingCollection } from "./qdrant-errors";
 
 /** Where and how to write. */
 export interface IngestDeps {
@@ -76,8 +77,10 @@ export async function ingestDocument(doc: { source: string; text: string }, deps
       hash: await contentHash(model, c.section, c.content),
     })),
   );
-  const exists = (await deps.store.vectors(deps.collection)) !== undefined;
-  const existing = exists ? await deps.store.scroll(deps.collection, { source }, ["hash"]) : [];
+  const existing = await deps.store.scroll(deps.collection, { source }, ["hash"]).catch((err: unknown) => {
+    if (isMissingCollection(err)) return [];
+    throw err;
+  });
   const known = new Map(existing.map((p) => [String(p.id), p.payload.hash]));
   const changed = prepared.filter((p) => known.get(p.id) !== p.hash);
   const { createdCollection } = await writePoints(

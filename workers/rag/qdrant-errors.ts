@@ -33,6 +33,13 @@ export function qdrantAnswer(err: unknown): { status: number; message: string } 
   return { status: e.status, message };
 }
 
+/** True when Qdrant said the collection does not exist (on the raw error or a described one). */
+export function isMissingCollection(err: unknown): boolean {
+  const raw = err instanceof ToolError && err.cause !== undefined ? err.cause : err;
+  const a = qdrantAnswer(raw);
+  return a?.status === 404 && /Collection .* (doesn't|does not) exist/.test(a.message);
+}
+
 /** Worth one more try: network failures, timeouts and 5xx (never 4xx). */
 export function isTransientQdrant(err: unknown): boolean {
   if (err instanceof QdrantClientTimeoutError) return true;
