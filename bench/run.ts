@@ -6,8 +6,9 @@
 import { type BenchSection, startStack } from "./harness";
 import cards from "./cards";
 import core from "./core";
+import knowledge from "./knowledge";
 
-const SECTIONS: BenchSection[] = [core, cards];
+const SECTIONS: BenchSection[] = [core, knowledge, cards];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;
