@@ -110,10 +110,25 @@ export const ConfigSchema = z.object({
   RERANK_MODE: z.preprocess(blank, z.enum(["none", "keyword", "cross-encoder"]).default("keyword")),
   RERANK_URL: url(),
   RERANK_OVERFETCH: int(4, 1, 20),
+  QDRANT_TIMEOUT_MS: int(10_000, 100, 120_000),
+  /** Vector size asked of providers that can shorten vectors (Gemini, OpenAI text-embedding-3-*). */
+  EMBEDDING_DIMENSIONS: z.preprocess(blank, z.coerce.number().int().min(8).max(8192).optional()),
+  EMBEDDING_BATCH_SIZE: int(32, 1, 256),
+  EMBEDDING_TIMEOUT_MS: int(20_000, 100, 120_000),
+  /** Workers AI cross-encoder used when RERANK_URL is unset. */
+  RERANK_MODEL: str("@cf/baai/bge-reranker-base"),
+  RERANK_API_KEY: optStr(),
+  /** Share of the lexical (BM25) score in keyword reranking; the rest is the vector score. */
+  RERANK_KEYWORD_WEIGHT: z.preprocess(blank, z.coerce.number().min(0).max(1).default(0.5)),
+  /** Longest chunk (characters) that qdrant-store and `npm run ingest` write. */
+  CHUNK_MAX_CHARS: int(1500, 200, 8000),
 
   // External search
   SEARCH_API_URL: url(),
   SEARCH_API_KEY: optStr(),
+  SEARCH_TIMEOUT_MS: int(15_000, 100, 60_000),
+  /** Character budget for one search answer; longer content is cut and marked `truncated`. */
+  SEARCH_MAX_CHARS: int(20_000, 1_000, 500_000),
 
   // Gemini chat
   GEMINI_API_KEY: optStr(),
@@ -126,6 +141,14 @@ export const ConfigSchema = z.object({
   // Cards
   CARD_API_URL: url("https://db.ygoprodeck.com/api/v7"),
   CARD_IMAGE_MAX_SIDE: int(512, 64, 2048),
+  /** JPEG quality of the resized artworks kept in R2. */
+  CARD_IMAGE_QUALITY: int(82, 40, 95),
+  /** Requests per second to YGOPRODeck from one isolate (their limit is 20; more gets us blocked for an hour). */
+  CARD_API_MAX_RPS: int(20, 1, 20),
+  /** How long to stop calling YGOPRODeck after it refused us (429/403), when it sends no Retry-After. */
+  CARD_API_BLOCK_SECONDS: int(3600, 1, 86_400),
+  /** How long card lookups are kept in R2 (their own cache is 2 days); 0 = always ask the API. */
+  CARD_DATA_TTL_HOURS: int(48, 0, 24 * 30),
 });
 
 /** Every setting, parsed. */
@@ -167,6 +190,7 @@ export function secretsOf(config: Config): string[] {
     config.CF_ACCESS_CLIENT_SECRET,
     config.QDRANT_API_KEY,
     config.EMBEDDING_API_KEY,
+    config.RERANK_API_KEY,
     config.SEARCH_API_KEY,
     config.GEMINI_API_KEY,
     config.MCP_SERVER_TOKEN,

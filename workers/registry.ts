@@ -1,7 +1,10 @@
 /** @module The registry of every family. This file and workers/index.ts are the only places that know all families. */
 import { ToolRegistry } from "../shared/tools/registry";
+import { cardsFamily } from "./cards/index";
 import { comfyFamily } from "./comfy/index";
 import { coreFamily } from "./core/index";
+import { ragFamily } from "./rag/index";
+import { searchFamily } from "./search/index";
 
 /** Every family, in route order. */
-export const registry = new ToolRegistry([coreFamily, comfyFamily]);
+export const registry = new ToolRegistry([coreFamily, searchFamily, ragFamily, comfyFamily, cardsFamily]);
