@@ -60,7 +60,7 @@ export class AnkiClient {
   constructor(config: Config, fetchImpl: typeof fetch, signal?: AbortSignal) {
     this.up = {
       name: "Anki",
-      baseUrl: config.ANKI_CONNECT_URL,
+      baseUrl: config.ANKI_CONNECT_URL ?? "http://127.0.0.1:8765",
       access: { clientId: config.CF_ACCESS_CLIENT_ID, clientSecret: config.CF_ACCESS_CLIENT_SECRET },
       unreachableHint: UNREACHABLE_HINT,
       fetch: fetchImpl,
