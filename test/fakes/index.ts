@@ -4,17 +4,30 @@
  */
 import type { FakeDefinition, RunningFake } from "./harness";
 import { startFake } from "./harness";
+import { makeAnkiFake } from "./anki";
 import { echoFake } from "./echo";
+import { imagesFake } from "./images";
+import { tunnelFake } from "./tunnel";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
   echo: echoFake,
+  // One AnkiConnect per test file that turns knobs or counts requests (files run in parallel);
+  // "anki" is the one the Worker under test is configured with.
+  anki: makeAnkiFake("anki"),
+  anki_media: makeAnkiFake("anki_media"),
+  anki_faults: makeAnkiFake("anki_faults"),
+  anki_dedup: makeAnkiFake("anki_dedup"),
+  anki_batch: makeAnkiFake("anki_batch"),
+  tunnel: tunnelFake,
+  images: imagesFake,
 };
 
 /** Worker settings that point at the running fakes. */
 export function envForFakes(urls: Record<string, string>): Record<string, string> {
   return {
     FAKE_ECHO_URL: urls.echo ?? "",
+    ANKI_CONNECT_URL: urls.anki ?? "",
   };
 }
 

@@ -1,0 +1,167 @@
+/** Spec 000's request examples, verbatim, through the MCP SDK Client over both transports. */
+import { describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connect } from "../helpers/mcp";
+import { ankiState, dataOf } from "../helpers/anki";
+
+type Detail = { index: number; status: string; noteId?: number; dedup_key?: string };
+type AddResult = { added: number; skipped: number; details: Detail[] };
+
+const MODEL_INFO_REQUEST = {
+  name: "anki.model_info",
+  arguments: {
+    model: "Поля для ChatGPT",
+  },
+};
+
+const MODEL_INFO_RESPONSE = {
+  model: "Поля для ChatGPT",
+  fields: ["Prompt", "Response", "Context", "Sources"],
+  templates: {
+    "Card 1": {
+      Front:
+        '<div class="prompt">{{Prompt}}</div>\n{{#Context}}<div class="context">{{Context}}</div>{{/Context}}\n{{tts de_DE voices=AwesomeTTS:Prompt}}',
+      Back: '{{FrontSide}}\n<hr id="answer">\n<div class="response">{{Response}}</div>\n{{#Sources}}<div class="sources">{{Sources}}</div>{{/Sources}}',
+    },
+  },
+  styling:
+    '.card {\n  font-family: "Inter", "Segoe UI", sans-serif;\n  font-size: 22px;\n  text-align: left;\n  line-height: 1.5;\n}\n.prompt {\n  font-weight: 600;\n  font-size: 24px;\n  margin-bottom: 12px;\n}\n.context {\n  color: #4a5568;\n  font-style: italic;\n  margin-bottom: 16px;\n}\n.response {\n  color: #1a202c;\n  font-size: 22px;\n  margin-bottom: 12px;\n}\n.sources {\n  color: #2d3748;\n  font-size: 18px;\n  white-space: pre-wrap;\n}',
+};
+
+/** The add_from_model example of spec 000; the text is made unique per run so Anki's duplicate rule does not interfere. */
+function addFromModelRequest(suffix: string) {
+  return {
+    name: "anki.add_from_model",
+    arguments: {
+      deck: "Default",
+      model: "Поля для ChatGPT",
+      items: [
+        {
+          Prompt: `Расскажи коротко про столицу Франции${suffix}`,
+          Response: "Столица Франции — Париж.",
+          Context: "Основные факты",
+          Sources: "https://ru.wikipedia.org/wiki/Париж",
+          tags: ["geo", "de"],
+          dedup_key: `geo-paris${suffix}`,
+        },
+        {
+          fields: {
+            Prompt: `Что нужно знать о столице Германии?${suffix}`,
+            Response: "Столица Германии — Берлин.",
+            Context: "Краткая справка",
+            Sources: "https://ru.wikipedia.org/wiki/Берлин",
+          },
+          tags: ["geo", "de"],
+        },
+      ],
+    },
+  };
+}
+
+const ROUTES = [
+  ["/anki/mcp", "streamable-http"],
+  ["/anki/sse", "sse"],
+  ["/mcp", "streamable-http"],
+] as const;
+
+describe.each(ROUTES)("spec 000 examples over %s (%s)", (path, transport) => {
+  const withClient = async (fn: (c: Client) => Promise<void>) => {
+    const client = await connect(path, transport);
+    try {
+      await fn(client);
+    } finally {
+      await client.close();
+    }
+  };
+
+  it("lists the four Anki tools", () =>
+    withClient(async (c) => {
+      const names = (await c.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(
+        expect.arrayContaining(["anki.model_info", "anki.add_from_model", "anki.note_info", "anki.add_notes"]),
+      );
+      if (path.startsWith("/anki")) expect(names).not.toContain("greet");
+    }));
+
+  it("anki.model_info answers the seed's example response exactly", () =>
+    withClient(async (c) => {
+      const res = await c.callTool(MODEL_INFO_REQUEST);
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent).toEqual(MODEL_INFO_RESPONSE);
+    }));
+
+  it("anki.add_from_model adds both seed items, flat and NoteInput, with dedup_key in details", () =>
+    withClient(async (c) => {
+      const suffix = ` [${transport} ${path} ${crypto.randomUUID().slice(0, 8)}]`;
+      const res = await c.callTool(addFromModelRequest(suffix));
+      expect(res.isError).toBeFalsy();
+      const out = dataOf<AddResult>(res);
+      expect(out).toMatchObject({ added: 2, skipped: 0 });
+      expect(out.details).toEqual([
+        { index: 0, status: "ok", noteId: expect.any(Number), dedup_key: `geo-paris${suffix}` },
+        { index: 1, status: "ok", noteId: expect.any(Number) },
+      ]);
+      const notes = (await ankiState()).notes.filter((n) => out.details.some((d) => d.noteId === n.id));
+      expect(notes.map((n) => Object.keys(n.fields))).toEqual([
+        ["Prompt", "Response", "Context", "Sources"],
+        ["Prompt", "Response", "Context", "Sources"],
+      ]);
+      expect(notes[0]?.fields).toMatchObject({
+        Response: "Столица Франции — Париж.",
+        Sources: "https://ru.wikipedia.org/wiki/Париж",
+      });
+      expect(notes[1]?.tags).toEqual(["geo", "de"]);
+
+      // The seed's note_info example shape, for the notes just added plus a missing id.
+      const ids = out.details.map((d) => d.noteId);
+      const info = await c.callTool({ name: "anki.note_info", arguments: { noteIds: [ids[0], 1] } });
+      expect(info.structuredContent).toEqual({
+        notes: [
+          {
+            noteId: ids[0],
+            modelName: "Поля для ChatGPT",
+            deckName: "Default",
+            tags: expect.arrayContaining(["geo", "de"]),
+            fields: {
+              Prompt: `Расскажи коротко про столицу Франции${suffix}`,
+              Response: "Столица Франции — Париж.",
+              Context: "Основные факты",
+              Sources: "https://ru.wikipedia.org/wiki/Париж",
+            },
+            cards: [expect.any(Number)],
+          },
+          null,
+        ],
+      });
+    }));
+
+  it("anki.add_notes adds the seed's low-level example", () =>
+    withClient(async (c) => {
+      const prompt = `Это тестовая карточка ${crypto.randomUUID()}`;
+      const res = await c.callTool({
+        name: "anki.add_notes",
+        arguments: {
+          deck: "Default",
+          model: "Поля для ChatGPT",
+          notes: [
+            {
+              fields: {
+                Prompt: prompt,
+                Response: "Ответ добавлен через add_notes.",
+                Context: "Проверка низкоуровневого метода",
+                Sources: "",
+              },
+              tags: [],
+              images: [],
+            },
+          ],
+        },
+      });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent).toEqual({
+        added: 1,
+        skipped: 0,
+        details: [{ index: 0, status: "ok", noteId: expect.any(Number) }],
+      });
+    }));
+});
