@@ -19,6 +19,7 @@ export const FAKES: Record<string, FakeDefinition> = {
   anki_faults: makeAnkiFake("anki_faults"),
   anki_dedup: makeAnkiFake("anki_dedup"),
   anki_batch: makeAnkiFake("anki_batch"),
+  anki_proto: makeAnkiFake("anki_proto"),
   tunnel: tunnelFake,
   images: imagesFake,
 };
