@@ -42,5 +42,6 @@ export async function buildNote(ctx: ToolContext, parts: NoteParts, w: Warnings,
     media.push(file);
     placeImage(fields, target, file.filename);
   });
-  return { fields, tags: parts.tags, media };
+  const unique = new Map(media.map((m) => [m.filename, m]));
+  return { fields, tags: parts.tags, media: [...unique.values()] };
 }
