@@ -4,9 +4,10 @@
  *   npm run bench -- core anki    only these sections
  */
 import { type BenchSection, startStack } from "./harness";
+import anki from "./anki";
 import core from "./core";
 
-const SECTIONS: BenchSection[] = [core];
+const SECTIONS: BenchSection[] = [core, anki];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;
