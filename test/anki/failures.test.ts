@@ -120,10 +120,11 @@ describe("through the Cloudflare Tunnel and Access", () => {
   });
 
   it("turns the Access login redirect into a clear error, without the secret", async () => {
-    for (const vars of [
+    const attempts: Record<string, string>[] = [
       { CF_ACCESS_CLIENT_SECRET: "wrong-secret-value" },
       { CF_ACCESS_CLIENT_ID: "", CF_ACCESS_CLIENT_SECRET: "" },
-    ]) {
+    ];
+    for (const vars of attempts) {
       const res = await callAnki(FAKE, "anki.model_info", {}, via(vars));
       expect(res.isError).toBe(true);
       expect(textOf(res)).toBe("Cloudflare Access rejected the service token");

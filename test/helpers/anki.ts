@@ -69,6 +69,6 @@ export function textOf(res: { content?: unknown }): string {
 }
 
 /** structuredContent, typed for assertions. */
-export function dataOf<T = Record<string, unknown>>(res: { structuredContent?: unknown }): T {
-  return res.structuredContent as T;
+export function dataOf<T = Record<string, unknown>>(res: object): T {
+  return (res as { structuredContent?: unknown }).structuredContent as T;
 }
