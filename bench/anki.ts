@@ -83,12 +83,12 @@ const section: BenchSection = {
   name: "anki",
   async run(stack) {
     const client = await stack.client("/anki/mcp");
-    const small = (await gradient(640, 480, "jpeg")).toString("base64");
+    const small = (await gradient(320, 240, "jpeg")).toString("base64");
     const imagesUrl = stack.fakes.images?.url ?? "";
     const variants: [string, number, (i: number) => Record<string, unknown>][] = [
-      ["base64 640×480 (no resize)", 1, () => ({ image_base64: small })],
-      ["base64 640×480 (no resize)", 20, () => ({ image_base64: small })],
-      ["base64 640×480 (no resize)", 100, () => ({ image_base64: small })],
+      ["base64 320×240 (no resize)", 1, () => ({ image_base64: small })],
+      ["base64 320×240 (no resize)", 20, () => ({ image_base64: small })],
+      ["base64 320×240 (no resize)", 100, () => ({ image_base64: small })],
       ["image_url 1600×1200 (resized)", 20, (i) => ({ image_url: `${imagesUrl}/photo.jpg?w=1600&h=1200&i=${i}` })],
     ];
     const rows: Record<string, unknown>[] = [];

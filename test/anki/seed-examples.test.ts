@@ -135,6 +135,18 @@ describe.each(ROUTES)("spec 000 examples over %s (%s)", (path, transport) => {
       });
     }));
 
+  it("returns an Anki refusal as an isError result the model can read, not a protocol error", () =>
+    withClient(async (c) => {
+      const res = await c.callTool({ name: "anki.model_info", arguments: { model: "Нет такой модели" } });
+      expect(res.isError).toBe(true);
+      expect(res.content).toEqual([
+        {
+          type: "text",
+          text: 'Anki has no note type "Нет такой модели" (model was not found: Нет такой модели). Note types: Basic, Basic (and reversed card), Поля для ChatGPT.',
+        },
+      ]);
+    }));
+
   it("anki.add_notes adds the seed's low-level example", () =>
     withClient(async (c) => {
       const prompt = `Это тестовая карточка ${crypto.randomUUID()}`;

@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { AnkiFail, Collection } from "./anki-collection";
-import type { FakeDefinition, FakeResponse, Knobs } from "./harness";
+import type { FakeDefinition, FakeRequest, FakeResponse, Knobs } from "./harness";
 
 type Params = Record<string, unknown>;
 interface ActionDef {
@@ -236,40 +236,46 @@ export function makeAnkiFake(name: string): FakeDefinition {
       received: received.slice(-200),
     }),
     async handle(req): Promise<FakeResponse> {
-      const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
-      const cors = { "Access-Control-Allow-Origin": origin ?? "http://localhost", "Access-Control-Allow-Headers": "*" };
-      if (req.method === "OPTIONS") return { headers: cors, body: "" };
-      if (req.knobs.fault === "garbage")
-        return { headers: { "Content-Type": "text/html" }, body: "<html><body>It works!</body></html>" };
-      // Only Content-Length counts: a chunked body (no Content-Length) reads as empty.
-      const len = Number(req.headers["content-length"] ?? "0") || 0;
-      const raw = req.knobs.dropBody ? "" : req.body.subarray(0, len).toString("utf8");
-      let parsed: unknown;
-      let out: unknown;
-      if (raw === "") out = req.knobs.legacy ? "AnkiConnect v.6" : { apiVersion: "AnkiConnect v.6" };
-      else {
-        try {
-          parsed = JSON.parse(raw);
-        } catch {
-          out = reply(null, "Expecting value: line 1 column 1 (char 0)");
-        }
-        const action = (parsed as { action?: unknown } | undefined)?.action;
-        if (origin && !allowOrigin(origin) && action !== "requestPermission") {
-          return {
-            status: 403,
-            headers: { "Access-Control-Allow-Origin": "http://localhost", "Access-Control-Allow-Headers": "*" },
-          };
-        }
-        out ??= handle(col, received, parsed, req.knobs);
-        if (req.knobs.fault === "bare") out = (out as { result?: unknown }).result ?? out;
-        const slow = (req.knobs.slowActions as Record<string, number> | undefined)?.[String(action)];
-        if (slow) await new Promise((r) => setTimeout(r, slow));
-      }
-      const body = typeof out === "string" ? out : JSON.stringify(out);
-      return {
-        headers: { "Content-Type": typeof out === "string" ? "text/plain" : "application/json", ...cors },
-        body,
-      };
+      // AnkiConnect closes the connection after every response (no keep-alive).
+      const out = await answer(req);
+      return { ...out, headers: { ...out.headers, Connection: "close" } };
     },
   };
+
+  async function answer(req: FakeRequest): Promise<FakeResponse> {
+    const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
+    const cors = { "Access-Control-Allow-Origin": origin ?? "http://localhost", "Access-Control-Allow-Headers": "*" };
+    if (req.method === "OPTIONS") return { headers: cors, body: "" };
+    if (req.knobs.fault === "garbage")
+      return { headers: { "Content-Type": "text/html" }, body: "<html><body>It works!</body></html>" };
+    // Only Content-Length counts: a chunked body (no Content-Length) reads as empty.
+    const len = Number(req.headers["content-length"] ?? "0") || 0;
+    const raw = req.knobs.dropBody ? "" : req.body.subarray(0, len).toString("utf8");
+    let parsed: unknown;
+    let out: unknown;
+    if (raw === "") out = req.knobs.legacy ? "AnkiConnect v.6" : { apiVersion: "AnkiConnect v.6" };
+    else {
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        out = reply(null, "Expecting value: line 1 column 1 (char 0)");
+      }
+      const action = (parsed as { action?: unknown } | undefined)?.action;
+      if (origin && !allowOrigin(origin) && action !== "requestPermission") {
+        return {
+          status: 403,
+          headers: { "Access-Control-Allow-Origin": "http://localhost", "Access-Control-Allow-Headers": "*" },
+        };
+      }
+      out ??= handle(col, received, parsed, req.knobs);
+      if (req.knobs.fault === "bare") out = (out as { result?: unknown }).result ?? out;
+      const slow = (req.knobs.slowActions as Record<string, number> | undefined)?.[String(action)];
+      if (slow) await new Promise((r) => setTimeout(r, slow));
+    }
+    const body = typeof out === "string" ? out : JSON.stringify(out);
+    return {
+      headers: { "Content-Type": typeof out === "string" ? "text/plain" : "application/json", ...cors },
+      body,
+    };
+  }
 }

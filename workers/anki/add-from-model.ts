@@ -61,6 +61,7 @@ export const addFromModel = defineTool({
       await run.add(deck, model, !decks.includes(deck));
       return dataResult(run.result());
     } finally {
+      ctx.log.debug("anki requests", { tool: "anki.add_from_model", requests: client.requests });
       await run.dedup.releaseAll("forget");
     }
   },

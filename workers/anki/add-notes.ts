@@ -27,7 +27,7 @@ export const addNotes = defineTool({
     notes: z.array(noteInput).min(1).max(100).describe("Notes to add (1–100)"),
   }),
   output: addNotesResult,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async (args, ctx) => {
     // The seed's ValueError: check every image target first, so a bad one sends nothing at all.
     const targets = args.notes.map((note, i) => {
@@ -65,6 +65,7 @@ export const addNotes = defineTool({
       await run.add(deck, model, false);
       return dataResult(run.result());
     } finally {
+      ctx.log.debug("anki requests", { tool: "anki.add_notes", requests: client.requests });
       await run.dedup.releaseAll("forget");
     }
   },

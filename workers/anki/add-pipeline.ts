@@ -17,6 +17,8 @@ import { ImageError } from "./media-fetch";
 import type { AddNotesResult, NoteDetail } from "./schemas";
 
 const DUPLICATE = "cannot create note because it is a duplicate";
+/** Notes prepared at once (each may fetch and decode an image; Workers have 128 MB). */
+const PREPARE_CONCURRENCY = 4;
 
 /** A note ready to send: final fields (media names already in place), tags, files to store. */
 export interface PreparedNote {
@@ -84,23 +86,27 @@ export class AddRun {
     return s.dedupKey === undefined ? { kind: "add" } : (this.verdicts.get(s.dedupKey) ?? { kind: "add" });
   }
 
-  /** Prepare candidates (fields, media); an ImageError fails only its own item. */
-  async prepare(
-    build: (index: number, w: Warnings) => Promise<Omit<PreparedNote, "tags"> & { tags: string[] }>,
-  ): Promise<void> {
-    const work = this.candidates().map(async (i) => {
-      const s = this.slots[i];
-      if (!s) return;
-      try {
-        const note = await build(i, s.warnings);
-        const tag = s.dedupKey === undefined ? undefined : this.dedup.tags.get(s.dedupKey);
-        s.note = { ...note, tags: cleanTags(note.tags, tag) };
-      } catch (err) {
-        if (!(err instanceof ImageError)) throw err;
-        s.detail.error = err.message;
+  /**
+   * Prepare candidates (fields, media), a few at a time so a batch of large images never sits in
+   * memory at once; an ImageError fails only its own item.
+   */
+  async prepare(build: (index: number, w: Warnings) => Promise<PreparedNote>): Promise<void> {
+    const queue = this.candidates();
+    const worker = async () => {
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+        const s = this.slots[i];
+        if (!s) continue;
+        try {
+          const note = await build(i, s.warnings);
+          const tag = s.dedupKey === undefined ? undefined : this.dedup.tags.get(s.dedupKey);
+          s.note = { ...note, tags: cleanTags(note.tags, tag) };
+        } catch (err) {
+          if (!(err instanceof ImageError)) throw err;
+          s.detail.error = err.message;
+        }
       }
-    });
-    await Promise.all(work);
+    };
+    await Promise.all(Array.from({ length: PREPARE_CONCURRENCY }, worker));
   }
 
   private payload(s: Slot, deck: string, model: string): Record<string, unknown> {

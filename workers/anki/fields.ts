@@ -1,5 +1,5 @@
 /** @module Field normalisation: item shapes → canonical model field names in model order, with warnings. */
-import type { ImageSpec, ModelItem, NoteInput } from "./schemas";
+import type { ImageSpec, ModelItem } from "./schemas";
 
 /** Warning codes that can appear in a detail's `warnings`. */
 export type WarningCode =
@@ -97,9 +97,4 @@ export function cleanTags(tags: readonly string[], extra?: string): string[] {
   const out = [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
   if (extra && !out.includes(extra)) out.push(extra);
   return out;
-}
-
-/** A NoteInput's fields, as given (add_notes sends names through; Anki matches them case-insensitively). */
-export function noteFields(note: NoteInput): Record<string, string> {
-  return { ...note.fields };
 }
