@@ -147,6 +147,14 @@ describe.each(ROUTES)("spec 000 examples over %s (%s)", (path, transport) => {
       ]);
     }));
 
+  it("returns invalid arguments as an isError result naming the field", () =>
+    withClient(async (c) => {
+      await c.listTools(); // the client now validates structured results against output schemas
+      const res = await c.callTool({ name: "anki.add_from_model", arguments: { items: [] } });
+      expect(res.isError).toBe(true);
+      expect((res.content as { text: string }[])[0]?.text).toMatch(/^Invalid arguments: items: /);
+    }));
+
   it("anki.add_notes adds the seed's low-level example", () =>
     withClient(async (c) => {
       const prompt = `Это тестовая карточка ${crypto.randomUUID()}`;
