@@ -127,6 +127,25 @@ describe("anki.add_from_model", () => {
   });
 });
 
+describe("anki.model_info", () => {
+  it("defaults to ANKI_DEFAULT_MODEL, and to Поля для ChatGPT when the variable is empty", async () => {
+    const basic = dataOf<{ model: string; fields: string[]; templates: object }>(
+      await callAnki(FAKE, "anki.model_info", {}, { ANKI_DEFAULT_MODEL: "Basic (and reversed card)" }),
+    );
+    expect(basic.model).toBe("Basic (and reversed card)");
+    expect(basic.fields).toEqual(["Front", "Back"]);
+    expect(Object.keys(basic.templates)).toEqual(["Card 1", "Card 2"]);
+    const fallback = dataOf<{ model: string }>(await callAnki(FAKE, "anki.model_info", {}, { ANKI_DEFAULT_MODEL: "" }));
+    expect(fallback.model).toBe("Поля для ChatGPT");
+  });
+
+  it("takes one AnkiConnect request", async () => {
+    await resetFake(FAKE);
+    await callAnki(FAKE, "anki.model_info", { model: "Basic" });
+    expect(await ankiRequests(FAKE)).toBe(1);
+  });
+});
+
 describe("anki.add_notes", () => {
   beforeEach(() => resetFake(FAKE));
 
