@@ -9,6 +9,7 @@
  */
 import type { FakeDefinition, FakeResponse } from "./harness";
 
+/** The service token the fake Access expects by default (test values, not secrets). */
 export const TUNNEL_CLIENT_ID = "88bf3b6d86161464f6509f7219099e57.access";
 export const TUNNEL_CLIENT_SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 

@@ -6,6 +6,7 @@ import type { Config } from "../../shared/config";
 import { UpstreamError } from "../../shared/errors";
 import { type Upstream, upstreamJson } from "../../shared/http/client";
 
+/** AnkiConnect API version sent in every envelope (and every `multi` action). */
 export const ANKI_VERSION = 6;
 const UNREACHABLE_HINT = "is Anki running with AnkiConnect, and is the tunnel up?";
 

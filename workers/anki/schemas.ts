@@ -73,11 +73,13 @@ export const modelItem = z
 
 export type ModelItem = z.output<typeof modelItem>;
 
+/** The `deck` argument (spec 000 default: ANKI_DEFAULT_DECK, else "Default"). */
 export const deckArg = z
   .string()
   .trim()
   .optional()
   .describe("Deck name; created if missing. Default: ANKI_DEFAULT_DECK, else Default");
+/** The `model` argument (spec 000 default: ANKI_DEFAULT_MODEL, else "Поля для ChatGPT"). */
 export const modelArg = z
   .string()
   .trim()
