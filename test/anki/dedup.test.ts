@@ -1,4 +1,5 @@
 /** dedup_key: a retry — after a timeout, in another session, after a Worker restart — never creates a second note. */
+import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sha1Hex } from "../../shared/images";
 import { ToolRegistry } from "../../shared/tools/registry";
@@ -142,6 +143,19 @@ describe("dedup_key", () => {
     expect(out.details.map((d) => d.status)).toEqual(["ok", "already_added"]);
     expect(out.details[1]?.noteId).toBe(out.details[0]?.noteId);
     expect(await notes()).toHaveLength(1);
+  });
+
+  it("needs the ledger binding only for dedup_key: plain notes still work without it", async () => {
+    const { ANKI_DEDUP: _ledger, ...bindings } = env;
+    const ctx = toolContext({ ANKI_CONNECT_URL: fakeUrl(FAKE) }, { bindings: bindings as Env });
+    const reg = new ToolRegistry([ankiFamily]);
+    const tool = reg.get("anki.add_from_model");
+    if (!tool) throw new Error("tool missing");
+    const plain = await reg.call(tool, { items: [{ Prompt: "no ledger" }] }, ctx);
+    expect(dataOf<AddResult>(plain.result).added).toBe(1);
+    const keyed = await reg.call(tool, { items: [{ Prompt: "keyed", dedup_key: key("nobinding") }] }, ctx);
+    expect(keyed.result.isError).toBe(true);
+    expect(textOf(keyed.result)).toMatch(/^dedup_key needs the ANKI_DEDUP Durable Object binding/);
   });
 
   it("applies to anki.add_notes as well", async () => {

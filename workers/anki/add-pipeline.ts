@@ -48,7 +48,9 @@ export class AddRun {
     private readonly client: AnkiClient,
     items: readonly { dedupKey?: string | undefined }[],
   ) {
-    this.dedup = new DedupSession(ctx.bindings.ANKI_DEDUP, 5 * ctx.config.ANKI_TIMEOUT_MS + 30_000);
+    // The binding may be missing in an old deployment; only dedup_key needs it.
+    const ns = (ctx.bindings as Partial<Env>).ANKI_DEDUP;
+    this.dedup = new DedupSession(ns, 5 * ctx.config.ANKI_TIMEOUT_MS + 30_000);
     const firstByKey = new Map<string, number>();
     this.slots = items.map((item, index) => {
       const slot: Slot = { index, detail: { index, status: "error" }, warnings: new Warnings() };

@@ -3,6 +3,7 @@
  * same `multi` as the call's other reads (notesInfo for recorded notes, findNotes for the dedup
  * tag of unfinished attempts), and records or releases keys when the call ends.
  */
+import { ToolError } from "../../shared/errors";
 import { sha1Hex } from "../../shared/images";
 import type { AnkiAction, AnkiOutcome } from "./client";
 import type { AnkiDedup, Claim } from "./dedup-store";
@@ -28,7 +29,8 @@ type LedgerStub = DurableObjectStub<AnkiDedup>;
 /** Dedup state of one call. */
 export class DedupSession {
   readonly owner = crypto.randomUUID();
-  private readonly ledger: LedgerStub;
+  private readonly ns: DurableObjectNamespace<AnkiDedup> | undefined;
+  private stub: LedgerStub | undefined;
   private readonly leaseMs: number;
   private claims = new Map<string, Claim>();
   readonly tags = new Map<string, string>();
@@ -37,9 +39,20 @@ export class DedupSession {
   private doneIds: { key: string; noteId: number }[] = [];
   private searched: string[] = [];
 
-  constructor(ns: DurableObjectNamespace<AnkiDedup>, leaseMs: number) {
-    this.ledger = ns.get(ns.idFromName("anki-dedup"));
+  constructor(ns: DurableObjectNamespace<AnkiDedup> | undefined, leaseMs: number) {
+    this.ns = ns;
     this.leaseMs = leaseMs;
+  }
+
+  /** The ledger, reached only when a call has keys (so a Worker without the binding still adds plain notes). */
+  private get ledger(): LedgerStub {
+    if (!this.ns) {
+      throw new ToolError(
+        "dedup_key needs the ANKI_DEDUP Durable Object binding, which this deployment lacks: deploy with the project's wrangler.toml, or leave dedup_key out.",
+      );
+    }
+    this.stub ??= this.ns.get(this.ns.idFromName("anki-dedup"));
+    return this.stub;
   }
 
   /** Claim the keys in the ledger (no Anki request). */
