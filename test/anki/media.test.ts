@@ -148,12 +148,19 @@ describe("data:image URLs in fields", () => {
     expect(await stored(name)).toEqual(png);
   });
 
-  it('replaces an existing <img src="data:..."> tag in place, once per file', async () => {
+  it('takes an existing <img src="data:..."> tag out and shows the file once, at the end', async () => {
     const b64 = toBase64(png);
     const name = `img_${await sha1Hex(png)}.png`;
     const tag = `<img src="data:image/png;base64,${b64}" alt="x">`;
     const out = await add([{ Prompt: "q", Response: `<p>Look:</p>${tag} and again ${tag}` }]);
-    expect((await noteOf(out.details[0]?.noteId))?.fields.Response).toBe(`<p>Look:</p>${imgHtml(name)} and again `);
+    expect((await noteOf(out.details[0]?.noteId))?.fields.Response).toBe(`<p>Look:</p> and again\n\n${imgHtml(name)}`);
+    const wrapped = await add([
+      {
+        Prompt: "q2",
+        Response: `<div><img src="data:image/png;base64,${b64}" style="max-width:100%;height:auto"/></div>`,
+      },
+    ]);
+    expect((await noteOf(wrapped.details[0]?.noteId))?.fields.Response).toBe(imgHtml(name));
   });
 
   it("works the same in anki.add_notes", async () => {

@@ -1,23 +1,15 @@
 /**
  * @module data:image/...;base64 values inside note fields (any letter case, bare or inside an
- * <img src="data:...">): decoded, named img_<sha1>.<ext>, queued for storeMediaFile, and replaced
- * by the seed's unified <img> HTML.
+ * <img src="data:...">): decoded, named img_<sha1>.<ext>, queued for storeMediaFile, taken out of
+ * the text, and shown by the seed's unified <img> HTML at the end of the field.
  */
-import {
-  Base64Error,
-  ensureImgTag,
-  extFromMime,
-  fromBase64,
-  imgHtml,
-  sha1Hex,
-  sniffImage,
-  toBase64,
-} from "../../shared/images";
+import { Base64Error, ensureImgTag, extFromMime, fromBase64, sha1Hex, sniffImage, toBase64 } from "../../shared/images";
 import { ImageError } from "./media-fetch";
 import type { MediaFile } from "./media";
 
+/** An <img> whose src is a data URL, with the <div> around it when there is one (the unified HTML's shape). */
 const IMG_TAG_RE =
-  /<img\b[^>]*?\bsrc\s*=\s*(["']?)\s*(data:image\/[a-z0-9.+-]+;base64,[a-z0-9+/=_\s-]+?)\s*\1(?=[\s/>])[^>]*>/gi;
+  /(?:<div>\s*)?<img\b[^>]*?\bsrc\s*=\s*(["']?)\s*(data:image\/[a-z0-9.+-]+;base64,[a-z0-9+/=_\s-]+?)\s*\1(?=[\s/>])[^>]*>(?:\s*<\/div>)?/gi;
 const BARE_RE = /data:(image\/[a-z0-9.+-]+);base64,([a-z0-9+/=_-]+)/gi;
 const ONE_RE = /^data:(image\/[a-z0-9.+-]+);base64,([\s\S]+)$/i;
 
@@ -44,20 +36,9 @@ async function decode(dataUrl: string, maxBytes: number, where: string): Promise
   return { filename: `img_${await sha1Hex(bytes)}.${extFromMime(mime)}`, data: toBase64(bytes) };
 }
 
-async function replaceAsync(text: string, re: RegExp, fn: (match: string, groups: string[]) => Promise<string>) {
-  const parts: (string | Promise<string>)[] = [];
-  let last = 0;
-  for (const m of text.matchAll(re)) {
-    parts.push(text.slice(last, m.index), fn(m[0], m.slice(1)));
-    last = m.index + m[0].length;
-  }
-  parts.push(text.slice(last));
-  return (await Promise.all(parts)).join("");
-}
-
 /**
- * Replace every image data URL of one field value. Returns the new value and the files to store;
- * the same bytes twice give one file and one <img>.
+ * Take every image data URL out of one field value and append each image once, after a blank
+ * line. Returns the new value and the files to store; the same bytes twice give one file.
  * @throws ImageError for a data URL that is not valid base64, not an image, or too big.
  */
 export async function extractDataUrls(
@@ -66,27 +47,18 @@ export async function extractDataUrls(
   where: string,
 ): Promise<{ value: string; media: MediaFile[] }> {
   if (!/data:image\//i.test(value)) return { value, media: [] };
-  const media = new Map<string, MediaFile>();
-  const placed = new Set<string>();
-  // 1. Existing <img src="data:..."> tags become the unified HTML in place.
-  let text = await replaceAsync(value, IMG_TAG_RE, async (_m, g) => {
-    const file = await decode(g[1] ?? "", maxBytes, where);
-    media.set(file.filename, file);
-    if (placed.has(file.filename)) return "";
-    placed.add(file.filename);
-    return imgHtml(file.filename);
-  });
-  // 2. Bare data URLs are taken out of the text; their images are appended after it.
-  const bare: MediaFile[] = [];
-  text = await replaceAsync(text, BARE_RE, async (m) => {
-    const file = await decode(m, maxBytes, where);
-    media.set(file.filename, file);
-    bare.push(file);
+  // Decoding starts in text order, so the images are appended in the order they appeared.
+  const pending: Promise<MediaFile>[] = [];
+  const take = (dataUrl: string) => {
+    pending.push(decode(dataUrl, maxBytes, where));
     return "";
-  });
-  if (bare.length > 0) {
-    text = text.replace(/[ \t]+$/gm, "").trim();
-    for (const f of bare) text = ensureImgTag(text, f.filename);
-  }
-  return { value: text, media: [...media.values()] };
+  };
+  // <img src="data:..."> tags first (their src is a data URL too), then bare data URLs.
+  let text = value.replace(IMG_TAG_RE, (_m: string, _q: string, url: string) => take(url));
+  text = text.replace(BARE_RE, (m) => take(m));
+  const files = await Promise.all(pending);
+  text = text.replace(/[ \t]+$/gm, "").trim();
+  for (const f of files) text = ensureImgTag(text, f.filename);
+  const unique = new Map(files.map((f) => [f.filename, f]));
+  return { value: text, media: [...unique.values()] };
 }
