@@ -26,8 +26,12 @@ describe("fake AnkiConnect", () => {
   it("answers every error with HTTP 200 and the exact strings", async () => {
     expect(await post({ action: "nope", version: 6 })).toEqual({
       status: 200,
-      body: '{"result":null,"error":"unsupported action"}',
+      body: '{"result": null, "error": "unsupported action"}',
     });
+    // Python's json.dumps escapes non-ASCII text.
+    expect((await post({ action: "modelFieldNames", version: 6, params: { modelName: "Поля" } })).body).toBe(
+      '{"result": null, "error": "model was not found: \\u041f\\u043e\\u043b\\u044f"}',
+    );
     expect(await json({ action: "modelFieldNames", version: 6, params: { modelName: "X" } })).toEqual({
       result: null,
       error: "model was not found: X",

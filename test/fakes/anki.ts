@@ -166,6 +166,21 @@ const ACTIONS: Record<string, ActionDef> = {
 
 const reply = (result: unknown, error: unknown) => ({ result, error });
 
+/** Python's `json.dumps`: ", " and ": " separators, non-ASCII escaped as \\uXXXX (ensure_ascii). */
+export function pyDumps(v: unknown): string {
+  if (v === null || v === undefined) return "null";
+  if (Array.isArray(v)) return `[${v.map(pyDumps).join(", ")}]`;
+  if (typeof v === "object") {
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${pyDumps(k)}: ${pyDumps(x)}`)
+      .join(", ")}}`;
+  }
+  if (typeof v === "string") {
+    return JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  }
+  return JSON.stringify(v);
+}
+
 /** AnkiConnect's `handler()`: schema check, defaults, key check, dispatch; replies by version. */
 function handle(col: Collection, received: unknown[], body: unknown, knobs: Knobs): unknown {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -272,7 +287,7 @@ export function makeAnkiFake(name: string): FakeDefinition {
       const slow = (req.knobs.slowActions as Record<string, number> | undefined)?.[String(action)];
       if (slow) await new Promise((r) => setTimeout(r, slow));
     }
-    const body = typeof out === "string" ? out : JSON.stringify(out);
+    const body = typeof out === "string" ? out : pyDumps(out);
     return {
       headers: { "Content-Type": typeof out === "string" ? "text/plain" : "application/json", ...cors },
       body,
