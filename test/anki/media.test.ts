@@ -124,6 +124,17 @@ describe("images[]", () => {
     expect((await ankiState(FAKE)).notes.map((n) => n.fields.Prompt)).toEqual(["good"]);
   });
 
+  it("refuses to decode an image with too many pixels (a decompression bomb) instead of running out of memory", async () => {
+    const bomb = makePng(2, 2).slice();
+    new DataView(bomb.buffer).setUint32(16, 20_000); // IHDR width
+    new DataView(bomb.buffer).setUint32(20, 20_000); // IHDR height
+    const out = await add([{ Prompt: "bomb", images: [{ image_base64: toBase64(bomb), target_field: "Response" }] }]);
+    expect(out.details[0]).toMatchObject({ status: "error" });
+    expect(out.details[0]?.error).toBe(
+      "items[0].images[0]: the image is 20000×20000 pixels, too large to resize here (at most 24 megapixels); send a smaller one",
+    );
+  });
+
   it("rejects an image with neither image_base64 nor image_url", async () => {
     const res = await callAnki(FAKE, "anki.add_from_model", {
       items: [{ Prompt: "q", images: [{ target_field: "Response" }] }],

@@ -12,6 +12,7 @@ import {
   sniffImage,
   toBase64,
 } from "../../shared/images";
+import { errorMessage } from "../../shared/errors";
 import type { Warnings } from "./fields";
 import { ImageError, fetchImage } from "./media-fetch";
 import type { ImageSpec } from "./schemas";
@@ -50,13 +51,29 @@ function looksLikeImage(bytes: Uint8Array, hint: string): boolean {
   return false;
 }
 
-/** Downscale when needed; bytes photon cannot decode are kept as they are, with a warning. */
+/** Decoding more pixels than this could exhaust the Worker's 128 MB (4 bytes per pixel). */
+export const MAX_DECODE_PIXELS = 24_000_000;
+
+/**
+ * Downscale when needed; bytes photon cannot decode are kept as they are, with a warning.
+ * @throws ImageError for an image too large to decode safely (a decompression bomb) or one that fails mid-resize.
+ */
 export function fitOrKeep(bytes: Uint8Array, maxSide: number, hint: string, w: Warnings, where: string): Uint8Array {
-  if (hint === "image/svg+xml" && !sniffImage(bytes)) return bytes;
+  const info = sniffImage(bytes);
+  if (hint === "image/svg+xml" && !info) return bytes;
+  if (info?.width && info.height && Math.max(info.width, info.height) > maxSide) {
+    if (info.width * info.height > MAX_DECODE_PIXELS) {
+      throw new ImageError(
+        `${where}: the image is ${info.width}×${info.height} pixels, too large to resize here (at most ${MAX_DECODE_PIXELS / 1_000_000} megapixels); send a smaller one`,
+      );
+    }
+  }
   try {
     return fitImage(bytes, { maxSide, quality: 85 }).bytes;
   } catch (err) {
-    if (!(err instanceof ImageDecodeError)) throw err;
+    if (!(err instanceof ImageDecodeError)) {
+      throw new ImageError(`${where}: the image could not be resized (${errorMessage(err)})`);
+    }
     w.add("image_not_resized", `${where}: the image could not be decoded to check its size, so it was sent as is`);
     return bytes;
   }
