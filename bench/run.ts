@@ -6,8 +6,9 @@
 import { type BenchSection, startStack } from "./harness";
 import anki from "./anki";
 import core from "./core";
+import knowledge from "./knowledge";
 
-const SECTIONS: BenchSection[] = [core, anki];
+const SECTIONS: BenchSection[] = [core, anki, knowledge];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;

@@ -2,6 +2,8 @@
 import { ToolRegistry } from "../shared/tools/registry";
 import { ankiFamily } from "./anki/index";
 import { coreFamily } from "./core/index";
+import { ragFamily } from "./rag/index";
+import { searchFamily } from "./search/index";
 
 /** Every family, in route order. */
-export const registry = new ToolRegistry([coreFamily, ankiFamily]);
+export const registry = new ToolRegistry([coreFamily, ankiFamily, searchFamily, ragFamily]);

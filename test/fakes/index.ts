@@ -8,6 +8,10 @@ import { makeAnkiFake } from "./anki";
 import { echoFake } from "./echo";
 import { imagesFake } from "./images";
 import { tunnelFake } from "./tunnel";
+import { embeddingsFake } from "./embeddings";
+import { qdrantFake } from "./qdrant";
+import { rerankerFake } from "./reranker";
+import { searchApiFake } from "./search-api";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
@@ -22,6 +26,10 @@ export const FAKES: Record<string, FakeDefinition> = {
   anki_proto: makeAnkiFake("anki_proto"),
   tunnel: tunnelFake,
   images: imagesFake,
+  qdrant: qdrantFake,
+  embeddings: embeddingsFake,
+  reranker: rerankerFake,
+  search: searchApiFake,
 };
 
 /** Worker settings that point at the running fakes. */
@@ -29,6 +37,12 @@ export function envForFakes(urls: Record<string, string>): Record<string, string
   return {
     FAKE_ECHO_URL: urls.echo ?? "",
     ANKI_CONNECT_URL: urls.anki ?? "",
+    QDRANT_URL: urls.qdrant ?? "",
+    EMBEDDING_PROVIDER: "openai",
+    EMBEDDING_MODEL: "fake-embed-256",
+    EMBEDDING_BASE_URL: urls.embeddings ? `${urls.embeddings}/v1` : "",
+    RERANK_URL: urls.reranker ?? "",
+    SEARCH_API_URL: urls.search ? `${urls.search}/search` : "",
   };
 }
 
