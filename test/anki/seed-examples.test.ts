@@ -1,8 +1,8 @@
-/** Spec 000's request examples, verbatim, through the MCP SDK Client over both transports. */
+/** Spec 000's request examples through the MCP SDK Client over both transports (verbatim at the end). */
 import { describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connect } from "../helpers/mcp";
-import { ankiState, dataOf } from "../helpers/anki";
+import { ankiState, callAnki, dataOf, resetFake } from "../helpers/anki";
 
 type Detail = { index: number; status: string; noteId?: number; dedup_key?: string };
 type AddResult = { added: number; skipped: number; details: Detail[] };
@@ -28,7 +28,7 @@ const MODEL_INFO_RESPONSE = {
     '.card {\n  font-family: "Inter", "Segoe UI", sans-serif;\n  font-size: 22px;\n  text-align: left;\n  line-height: 1.5;\n}\n.prompt {\n  font-weight: 600;\n  font-size: 24px;\n  margin-bottom: 12px;\n}\n.context {\n  color: #4a5568;\n  font-style: italic;\n  margin-bottom: 16px;\n}\n.response {\n  color: #1a202c;\n  font-size: 22px;\n  margin-bottom: 12px;\n}\n.sources {\n  color: #2d3748;\n  font-size: 18px;\n  white-space: pre-wrap;\n}',
 };
 
-/** The add_from_model example of spec 000; the text is made unique per run so Anki's duplicate rule does not interfere. */
+/** The add_from_model example of spec 000 with unique text, so it can run once per transport (verbatim below). */
 function addFromModelRequest(suffix: string) {
   return {
     name: "anki.add_from_model",
@@ -184,4 +184,120 @@ describe.each(ROUTES)("spec 000 examples over %s (%s)", (path, transport) => {
         details: [{ index: 0, status: "ok", noteId: expect.any(Number) }],
       });
     }));
+});
+
+describe("spec 000 request examples, verbatim", () => {
+  const ADD_FROM_MODEL = {
+    name: "anki.add_from_model",
+    arguments: {
+      deck: "Default",
+      model: "Поля для ChatGPT",
+      items: [
+        {
+          Prompt: "Расскажи коротко про столицу Франции",
+          Response: "Столица Франции — Париж.",
+          Context: "Основные факты",
+          Sources: "https://ru.wikipedia.org/wiki/Париж",
+          tags: ["geo", "de"],
+          dedup_key: "geo-paris",
+        },
+        {
+          fields: {
+            Prompt: "Что нужно знать о столице Германии?",
+            Response: "Столица Германии — Берлин.",
+            Context: "Краткая справка",
+            Sources: "https://ru.wikipedia.org/wiki/Берлин",
+          },
+          tags: ["geo", "de"],
+        },
+      ],
+    },
+  };
+  const ADD_NOTES = {
+    name: "anki.add_notes",
+    arguments: {
+      deck: "Default",
+      model: "Поля для ChatGPT",
+      notes: [
+        {
+          fields: {
+            Prompt: "Это тестовая карточка",
+            Response: "Ответ добавлен через add_notes.",
+            Context: "Проверка низкоуровневого метода",
+            Sources: "",
+          },
+          tags: [],
+          images: [],
+        },
+      ],
+    },
+  };
+
+  it("anki.add_from_model: adds both notes, and sent again over SSE adds nothing (dedup_key, then Anki's duplicate rule)", async () => {
+    const http = await connect("/anki/mcp");
+    const first = dataOf<AddResult>(await http.callTool(ADD_FROM_MODEL));
+    await http.close();
+    expect(first).toEqual({
+      added: 2,
+      skipped: 0,
+      details: [
+        { index: 0, status: "ok", noteId: expect.any(Number), dedup_key: "geo-paris" },
+        { index: 1, status: "ok", noteId: expect.any(Number) },
+      ],
+    });
+    const sse = await connect("/anki/sse", "sse");
+    const again = dataOf<AddResult>(await sse.callTool(ADD_FROM_MODEL));
+    await sse.close();
+    expect(again).toEqual({
+      added: 0,
+      skipped: 2,
+      details: [
+        { index: 0, status: "already_added", noteId: first.details[0]?.noteId, dedup_key: "geo-paris" },
+        { index: 1, status: "duplicate", error: "cannot create note because it is a duplicate" },
+      ],
+    });
+  });
+
+  it("anki.add_notes: the seed's answer, then Anki's duplicate rule on the second call", async () => {
+    const client = await connect("/mcp");
+    const first = await client.callTool(ADD_NOTES);
+    const second = await client.callTool(ADD_NOTES);
+    await client.close();
+    expect(first.structuredContent).toEqual({
+      added: 1,
+      skipped: 0,
+      details: [{ index: 0, status: "ok", noteId: expect.any(Number) }],
+    });
+    expect(second.structuredContent).toEqual({
+      added: 0,
+      skipped: 1,
+      details: [{ index: 0, status: "duplicate", error: "cannot create note because it is a duplicate" }],
+    });
+  });
+
+  it("anki.note_info: the seed's example answer, a note then null (AnkiConnect's {} for a missing id)", async () => {
+    await resetFake("anki_seed");
+    await callAnki("anki_seed", ADD_FROM_MODEL.name, ADD_FROM_MODEL.arguments);
+    const res = await callAnki("anki_seed", "anki.note_info", {
+      noteIds: [1700000000000, 1700000000005],
+    });
+    expect(res.structuredContent).toEqual({
+      notes: [
+        {
+          noteId: 1700000000000,
+          modelName: "Поля для ChatGPT",
+          deckName: "Default",
+          tags: ["geo", "de", expect.stringMatching(/^mcp-dedup::[0-9a-f]{20}$/)],
+          fields: {
+            Prompt: "Расскажи коротко про столицу Франции",
+            Response: "Столица Франции — Париж.",
+            Context: "Основные факты",
+            Sources: "https://ru.wikipedia.org/wiki/Париж",
+          },
+          cards: [expect.any(Number)],
+        },
+        null,
+      ],
+    });
+  });
 });

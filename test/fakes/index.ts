@@ -24,6 +24,7 @@ export const FAKES: Record<string, FakeDefinition> = {
   anki_dedup: makeAnkiFake("anki_dedup"),
   anki_batch: makeAnkiFake("anki_batch"),
   anki_proto: makeAnkiFake("anki_proto"),
+  anki_seed: makeAnkiFake("anki_seed"),
   tunnel: tunnelFake,
   images: imagesFake,
   qdrant: qdrantFake,
