@@ -32,8 +32,14 @@ async function addRun(client: Client, n: number, image: (i: number) => Record<st
   );
   const ms = performance.now() - t;
   const added = (res.structuredContent as { added?: number } | undefined)?.added;
-  if (added !== n)
-    throw new Error(`expected ${n} notes added, got ${String(added)}: ${JSON.stringify(res.content).slice(0, 300)}`);
+  if (added !== n) {
+    const failed = (res.structuredContent as { details?: { status: string }[] } | undefined)?.details?.filter(
+      (d) => d.status !== "ok",
+    );
+    throw new Error(
+      `expected ${n} notes added, got ${String(added)}: ${JSON.stringify(failed ?? res.content).slice(0, 600)}`,
+    );
+  }
   return ms;
 }
 

@@ -73,6 +73,13 @@ describe("images[]", () => {
     expect(await stored("keep.jpg")).toEqual(jpeg);
   });
 
+  it("tries an image URL once more when the connection drops", async () => {
+    const url = img(`/drop-once.jpg?id=${crypto.randomUUID()}`);
+    const out = await add([{ Prompt: "q", images: [{ url, target_field: "Response", filename: "dropped.jpg" }] }]);
+    expect(out.details[0]?.status).toBe("ok");
+    expect(sniffImage(await stored("dropped.jpg"))).toEqual({ mime: "image/jpeg", width: 48, height: 48 });
+  });
+
   it("sends an image it cannot decode as is, with a warning", async () => {
     const out = await add([
       { Prompt: "q", images: [{ url: img("/truncated.jpg"), target_field: "Response", filename: "t.jpg" }] },

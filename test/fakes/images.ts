@@ -4,12 +4,14 @@
  * JPEG, too big, slow, redirects, 404).
  *
  *   /photo.jpg?w=3000&h=2000   /photo.png?w=..&h=..   /redirect → /photo.jpg?w=64&h=64
- *   /page.html   /broken.jpg   /truncated.jpg   /huge?bytes=N   /slow.jpg?ms=N   anything else → 404
+ *   /page.html   /broken.jpg   /truncated.jpg   /huge?bytes=N   /slow.jpg?ms=N
+ *   /drop-once.jpg?id=X (connection dropped the first time)   anything else → 404
  */
 import sharp from "sharp";
 import type { FakeDefinition, FakeResponse } from "./harness";
 
 const cache = new Map<string, Buffer>();
+const dropped = new Set<string>();
 
 /** A gradient image (real content, so encoders and decoders do real work). */
 export async function gradient(w: number, h: number, format: "jpeg" | "png"): Promise<Buffer> {
@@ -66,6 +68,15 @@ export const imagesFake: FakeDefinition = {
         const body = Buffer.alloc(Number(q.get("bytes") ?? 11 * 1024 * 1024));
         body.set([0xff, 0xd8, 0xff, 0xe0]);
         return { headers: { "Content-Type": "image/jpeg" }, body };
+      }
+      case "/drop-once.jpg": {
+        // Drops the connection on the first request for each ?id, then serves the image.
+        const id = q.get("id") ?? "";
+        if (!dropped.has(id)) {
+          dropped.add(id);
+          return { destroy: true };
+        }
+        return { headers: { "Content-Type": "image/jpeg" }, body: await gradient(48, 48, "jpeg") };
       }
       case "/slow.jpg":
         await new Promise((r) => setTimeout(r, Number(q.get("ms") ?? 3000)));

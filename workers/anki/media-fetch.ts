@@ -1,6 +1,7 @@
 /** @module Fetching image_url images: http(s) only, with a timeout, a size cap and a content-type check. */
 import { errorMessage } from "../../shared/errors";
 import { USER_AGENT } from "../../shared/http/client";
+import { withRetry } from "../../shared/http/retry";
 
 /** An image could not be used; the message says why (shown per item). */
 export class ImageError extends Error {
@@ -65,11 +66,17 @@ export async function fetchImage(
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let res: Response;
   try {
-    res = await opts.fetch(url.toString(), {
-      headers: { "User-Agent": USER_AGENT, Accept: "image/*" },
-      redirect: "follow",
-      signal,
-    });
+    // A GET is safe to repeat: one more try when the connection dropped (a pooled keep-alive
+    // connection the host closed at the same moment), never after a timeout or an HTTP answer.
+    res = await withRetry(
+      () =>
+        opts.fetch(url.toString(), {
+          headers: { "User-Agent": USER_AGENT, Accept: "image/*" },
+          redirect: "follow",
+          signal,
+        }),
+      { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, signal, shouldRetry: () => !signal.aborted },
+    );
   } catch (err) {
     if (timeout.aborted) throw new ImageError(`image at ${shown} did not arrive within ${opts.timeoutMs} ms`);
     throw new ImageError(`image at ${shown} could not be fetched (${errorMessage(err)})`);
