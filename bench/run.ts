@@ -5,10 +5,11 @@
  */
 import { type BenchSection, startStack } from "./harness";
 import anki from "./anki";
+import cards from "./cards";
 import core from "./core";
 import knowledge from "./knowledge";
 
-const SECTIONS: BenchSection[] = [core, anki, knowledge];
+const SECTIONS: BenchSection[] = [core, anki, knowledge, cards];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;

@@ -12,6 +12,7 @@ import { embeddingsFake } from "./embeddings";
 import { qdrantFake } from "./qdrant";
 import { rerankerFake } from "./reranker";
 import { searchApiFake } from "./search-api";
+import { ygoprodeckFake } from "./ygoprodeck";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
@@ -31,6 +32,7 @@ export const FAKES: Record<string, FakeDefinition> = {
   embeddings: embeddingsFake,
   reranker: rerankerFake,
   search: searchApiFake,
+  ygoprodeck: ygoprodeckFake,
 };
 
 /** Worker settings that point at the running fakes. */
@@ -44,6 +46,7 @@ export function envForFakes(urls: Record<string, string>): Record<string, string
     EMBEDDING_BASE_URL: urls.embeddings ? `${urls.embeddings}/v1` : "",
     RERANK_URL: urls.reranker ?? "",
     SEARCH_API_URL: urls.search ? `${urls.search}/search` : "",
+    CARD_API_URL: urls.ygoprodeck ? `${urls.ygoprodeck}/api/v7` : "",
   };
 }
 
