@@ -32,7 +32,7 @@ describe("Anki failures", () => {
   it("times out a slow Anki with a clear message", async () => {
     await fakeControl(FAKE, { latencyMs: 800 });
     const res = await callAnki(FAKE, "anki.note_info", { noteIds: [1] }, { ANKI_TIMEOUT_MS: "300" });
-    expect(textOf(res)).toMatch(/^Anki did not answer within 0 s at http:\/\/127\.0\.0\.1:\d+$/);
+    expect(textOf(res)).toMatch(/^Anki did not answer within 300 ms at http:\/\/127\.0\.0\.1:\d+$/);
     // The fake still answers the abandoned requests later; let them land before the next test.
     await new Promise((r) => setTimeout(r, 900));
   });
