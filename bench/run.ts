@@ -4,12 +4,13 @@
  *   npm run bench -- core anki    only these sections
  */
 import { type BenchSection, startStack } from "./harness";
+import anki from "./anki";
 import cards from "./cards";
 import comfy from "./comfy";
 import core from "./core";
 import knowledge from "./knowledge";
 
-const SECTIONS: BenchSection[] = [core, knowledge, comfy, cards];
+const SECTIONS: BenchSection[] = [core, anki, knowledge, comfy, cards];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;

@@ -20,6 +20,7 @@ import { registry } from "./registry";
 import { toolRoutes } from "./rest";
 
 export { ToolsMcp } from "./mcp/agent";
+export { AnkiDedup } from "./anki/dedup-store";
 export { ComfyJobStore } from "./comfy/index";
 
 const app = new Hono<AppEnv>();

@@ -1,5 +1,6 @@
 /** @module The registry of every family. This file and workers/index.ts are the only places that know all families. */
 import { ToolRegistry } from "../shared/tools/registry";
+import { ankiFamily } from "./anki/index";
 import { cardsFamily } from "./cards/index";
 import { comfyFamily } from "./comfy/index";
 import { coreFamily } from "./core/index";
@@ -7,4 +8,4 @@ import { ragFamily } from "./rag/index";
 import { searchFamily } from "./search/index";
 
 /** Every family, in route order. */
-export const registry = new ToolRegistry([coreFamily, searchFamily, ragFamily, comfyFamily, cardsFamily]);
+export const registry = new ToolRegistry([coreFamily, ankiFamily, searchFamily, ragFamily, comfyFamily, cardsFamily]);

@@ -1,5 +1,7 @@
 /** Failure paths: ComfyUI validation (400 node_errors), execution_error, down, slow, bad arguments. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { toBase64 } from "../../shared/images";
+import { makePng } from "../helpers/images";
 import { api, connect, fakeUrl } from "../helpers/mcp";
 import { callWith, comfyFake, holdComfyFake, comfyRequests, jobData, textOf } from "./helpers";
 
@@ -73,7 +75,7 @@ describe("ComfyUI unreachable or slow", () => {
     await comfyFake({ latencyMs: 1200 });
     const res = await callWith("txt2img_portrait", { positive: "x" }, { COMFYUI_TIMEOUT_MS: "300" });
     expect(res.isError).toBe(true);
-    expect(textOf(res)).toMatch(/ComfyUI did not answer within 0 s .*may or may not have been queued/);
+    expect(textOf(res)).toMatch(/ComfyUI did not answer within 300 ms .*may or may not have been queued/);
     await new Promise((r) => setTimeout(r, 1500));
     expect((await comfyRequests()).filter((r) => r === "POST /prompt")).toHaveLength(1);
   });
@@ -108,6 +110,46 @@ describe("ComfyUI unreachable or slow", () => {
     const reqs = await comfyRequests();
     expect(reqs.slice(0, 3)).toEqual(["GET /queue", expect.stringMatching(/^GET \/history\//), "POST /prompt"]);
     expect(reqs.filter((r) => r === "POST /prompt")).toHaveLength(1);
+  });
+});
+
+describe("behind a Cloudflare Tunnel", () => {
+  const access = { CF_ACCESS_CLIENT_ID: "abc.access", CF_ACCESS_CLIENT_SECRET: "0123456789abcdef0123456789abcdef" };
+
+  it("sends the Access service token with redirect: manual on every ComfyUI request", async () => {
+    await comfyFake();
+    const seen: { url: string; id: string | null; secret: string | null; redirect?: string }[] = [];
+    const spy: typeof fetch = async (input, init) => {
+      const h = new Headers(init?.headers);
+      seen.push({
+        url: String(input),
+        id: h.get("CF-Access-Client-Id"),
+        secret: h.get("CF-Access-Client-Secret"),
+        redirect: init?.redirect,
+      });
+      return fetch(input, init);
+    };
+    const image = `data:image/png;base64,${toBase64(makePng(16, 16))}`;
+    await callWith("img2img_restyle", { image, positive: "x" }, { ...access, COMFYUI_WAIT_MS: "0" }, { fetch: spy });
+    expect(seen.map((r) => new URL(r.url).pathname)).toEqual(["/upload/image", "/prompt"]);
+    for (const r of seen)
+      expect(r).toMatchObject({
+        id: access.CF_ACCESS_CLIENT_ID,
+        secret: access.CF_ACCESS_CLIENT_SECRET,
+        redirect: "manual",
+      });
+  });
+
+  it("reports an Access login redirect as a rejected service token, without the secret", async () => {
+    const login: typeof fetch = async () =>
+      new Response("<html>Sign in</html>", {
+        status: 302,
+        headers: { Location: "https://team.cloudflareaccess.com/cdn-cgi/access/login/comfy.example.com" },
+      });
+    const res = await callWith("txt2img_portrait", { positive: "x" }, access, { fetch: login });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toBe("Cloudflare Access rejected the service token");
+    expect(JSON.stringify(res)).not.toContain(access.CF_ACCESS_CLIENT_SECRET);
   });
 });
 
