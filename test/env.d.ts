@@ -4,5 +4,6 @@ declare namespace Cloudflare {
     FAKE_URLS: string;
     FAKE_ECHO_URL: string;
     MCP_AUTH_TOKEN: string;
+    GEMINI_API_KEY: string;
   }
 }

@@ -7,6 +7,8 @@ import { authenticate } from "../shared/auth";
 import { ConfigError, loadConfig } from "../shared/config";
 import { HttpError } from "../shared/errors";
 import { createLogger } from "../shared/log";
+import { chatPage } from "./chat/page";
+import { chatApiRoutes } from "./chat/route";
 import { type AppEnv, mcpRoutes } from "./mcp/route";
 import { registry } from "./registry";
 import { toolRoutes } from "./rest";
@@ -17,6 +19,9 @@ const app = new Hono<AppEnv>();
 
 app.get("/health", (c) => c.json({ status: "ok", families: registry.familyNames(), tools: registry.list().length }));
 
+// The chat page is a static shell (no data, no secrets): the token is entered in the page.
+app.get("/chat", chatPage);
+
 /** Every route below needs a bearer token (checked in constant time, never logged). */
 app.use("*", async (c, next) => {
   const config = loadConfig(c.env);
@@ -26,6 +31,7 @@ app.use("*", async (c, next) => {
 
 app.route("/", mcpRoutes(registry.familyNames()));
 app.route("/", toolRoutes(registry));
+app.route("/", chatApiRoutes());
 
 app.notFound((c) => c.json({ error: `No route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

@@ -5,21 +5,34 @@
 import type { FakeDefinition, RunningFake } from "./harness";
 import { startFake } from "./harness";
 import { echoFake } from "./echo";
+import { geminiFake } from "./gemini";
+import { startMcpFake } from "./mcp-server";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
   echo: echoFake,
+  gemini: geminiFake,
+};
+
+/** Fakes that run their own server instead of the harness (they need long-lived streams). */
+const CUSTOM: Record<string, () => Promise<RunningFake>> = {
+  mcp: startMcpFake,
 };
 
 /** Worker settings that point at the running fakes. */
 export function envForFakes(urls: Record<string, string>): Record<string, string> {
   return {
     FAKE_ECHO_URL: urls.echo ?? "",
+    GEMINI_BASE_URL: urls.gemini ?? "",
+    GEMINI_API_KEY: "fake-gemini-key",
   };
 }
 
 /** Start every fake; returns them by key. */
 export async function startAllFakes(): Promise<Record<string, RunningFake>> {
-  const entries = await Promise.all(Object.entries(FAKES).map(async ([k, def]) => [k, await startFake(def)] as const));
+  const entries = await Promise.all([
+    ...Object.entries(FAKES).map(async ([k, def]) => [k, await startFake(def)] as const),
+    ...Object.entries(CUSTOM).map(async ([k, start]) => [k, await start()] as const),
+  ]);
   return Object.fromEntries(entries);
 }
