@@ -23,6 +23,7 @@ export default defineConfig({
         miniflare: {
           bindings: {
             MCP_AUTH_TOKEN: "test-token-all,test-token-core:core,test-token-cards:cards",
+            LOG_LEVEL: "warn",
             FAKE_URLS: JSON.stringify(urls),
             ...envForFakes(urls),
           },
