@@ -1,41 +1,37 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { McpClient, McpConnectionError } from "../../workers/chat/mcp-client";
 import { FAKE_MCP_TOKEN } from "../fakes/mcp-server";
-import { BASE, TOKEN, fakeControl, fakeStats, fakeUrl } from "../helpers/mcp";
-
-type Logged = { method: string; path: string; authorization: string | null };
-const remoteLog = async () => (await fakeStats("mcp")).log as Logged[];
+import { remoteMcp } from "../helpers/chat";
+import { BASE, TOKEN } from "../helpers/mcp";
 
 describe("McpClient against another remote MCP server (127.0.0.1 fake)", () => {
-  afterEach(() => fakeControl("mcp", null));
-
   it("connects over Streamable HTTP, lists and calls tools, with the bearer token on every request", async () => {
-    await fakeControl("mcp", null);
-    const client = new McpClient(`${fakeUrl("mcp")}/mcp`, FAKE_MCP_TOKEN);
+    const remote = await remoteMcp();
+    const client = new McpClient(remote.url, FAKE_MCP_TOKEN);
     await client.connect();
     expect(client.transport).toBe("streamable-http");
-    expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "picture"]);
+    expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "picture", "slow"]);
     const res = await client.executeTool("picture", { subject: "a dragon" });
     expect(res.content).toEqual([
       { type: "text", text: "A picture of a dragon." },
       { type: "image", mimeType: "image/png", data: expect.any(String) },
     ]);
     await client.disconnect();
-    const log = await remoteLog();
+    const log = await remote.log();
     expect(log.length).toBeGreaterThanOrEqual(4);
     expect(log.every((r) => r.authorization === `Bearer ${FAKE_MCP_TOKEN}`)).toBe(true);
   });
 
   it("falls back to SSE when the server refuses Streamable HTTP, still sending the token", async () => {
-    await fakeControl("mcp", { sseOnly: true });
-    const client = new McpClient(`${fakeUrl("mcp")}/mcp`, FAKE_MCP_TOKEN);
+    const remote = await remoteMcp({ sseOnly: true });
+    const client = new McpClient(remote.url, FAKE_MCP_TOKEN);
     await client.connect();
     expect(client.transport).toBe("sse");
     const res = await client.executeTool("echo", { text: "hi" });
     expect(res.content).toEqual([{ type: "text", text: "echo: hi" }]);
     await client.disconnect();
-    const log = await remoteLog();
+    const log = await remote.log();
     expect(log.map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(["POST /mcp", "GET /sse", "POST /messages"]),
     );
@@ -43,37 +39,37 @@ describe("McpClient against another remote MCP server (127.0.0.1 fake)", () => {
   });
 
   it("uses SSE directly when told to", async () => {
-    await fakeControl("mcp", null);
-    const client = new McpClient(`${fakeUrl("mcp")}/sse`, FAKE_MCP_TOKEN, { transport: "sse" });
+    const remote = await remoteMcp();
+    const client = new McpClient(remote.sseUrl, FAKE_MCP_TOKEN, { transport: "sse" });
     await client.connect();
     expect(client.transport).toBe("sse");
-    expect((await client.listTools()).length).toBe(2);
+    expect((await client.listTools()).length).toBe(3);
     await client.disconnect();
   });
 
   it("reports a refused token without retrying", async () => {
-    await fakeControl("mcp", null);
-    const client = new McpClient(`${fakeUrl("mcp")}/mcp`, "wrong-token-000");
+    const remote = await remoteMcp();
+    const client = new McpClient(remote.url, "wrong-token-000");
     const err = await client.connect().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectionError);
     expect((err as McpConnectionError).kind).toBe("rejected");
     expect((err as Error).message).toMatch(/refused the bearer token \(HTTP 401\)/);
     expect((err as Error).message).not.toContain("wrong-token-000");
-    expect((await fakeStats("mcp")).requests).toBe(1);
+    expect((await remote.log()).length).toBe(1);
   });
 
   it("retries a server that is down at most 3 times, with backoff, then says it is unreachable", async () => {
-    await fakeControl("mcp", { down: true });
-    const client = new McpClient(`${fakeUrl("mcp")}/mcp`, FAKE_MCP_TOKEN, { baseDelayMs: 20 });
+    const remote = await remoteMcp({ down: true });
+    const client = new McpClient(remote.url, FAKE_MCP_TOKEN, { baseDelayMs: 20 });
     const err = await client.connect().catch((e: unknown) => e);
     expect((err as McpConnectionError).kind).toBe("unreachable");
     expect((err as Error).message).toMatch(/not reachable \(no connection, 4 attempts\)/);
-    expect((await fakeStats("mcp")).requests).toBe(4);
+    expect((await remote.log()).length).toBe(4);
   });
 
   it("gives up on a server that does not answer after the timeout", async () => {
-    await fakeControl("mcp", { hang: true });
-    const client = new McpClient(`${fakeUrl("mcp")}/mcp`, FAKE_MCP_TOKEN, { timeoutMs: 300 });
+    const remote = await remoteMcp({ hang: true });
+    const client = new McpClient(remote.url, FAKE_MCP_TOKEN, { timeoutMs: 300 });
     const started = Date.now();
     const err = await client.connect().catch((e: unknown) => e);
     expect((err as McpConnectionError).kind).toBe("timeout");

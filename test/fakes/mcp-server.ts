@@ -2,8 +2,10 @@
  * @module A second, independent MCP server for the chat's MCP client tests, built on the SDK's
  * Node transports: Streamable HTTP at /mcp (stateless, JSON answers) and legacy SSE at /sse +
  * /messages. It demands `Authorization: Bearer fake-mcp-token-123` and records every request's
- * header. Knobs (POST /__control, merged; /__control/reset clears): `sseOnly` (POST /mcp → 405),
- * `hang` (never answer), `down` (drop connections). GET /__control → {knobs, log}.
+ * header. Each test takes its own instance under `/i/{id}/` (so test files running side by side do
+ * not share knobs): `/i/{id}/mcp`, `/i/{id}/sse`. Knobs (POST /i/{id}/__control, merged;
+ * /i/{id}/__control/reset clears): `sseOnly` (POST /mcp → 405), `hang` (never answer), `down`
+ * (drop connections). GET /i/{id}/__control → {knobs, requests, log}.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -42,6 +44,14 @@ function buildServer(): McpServer {
       ],
     }),
   );
+  server.registerTool(
+    "slow",
+    { description: "Answer after a delay.", inputSchema: { ms: z.number().describe("Delay in ms") } },
+    async ({ ms }) => {
+      await new Promise((r) => setTimeout(r, ms));
+      return { content: [{ type: "text", text: `waited ${ms} ms` }] };
+    },
+  );
   return server;
 }
 
@@ -60,23 +70,36 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+interface Instance {
+  knobs: Knobs;
+  log: { method: string; path: string; authorization: string | null }[];
+}
+
 /** Start the fake MCP server on 127.0.0.1. */
 export async function startMcpFake(): Promise<RunningFake> {
-  let knobs: Knobs = {};
-  let log: { method: string; path: string; authorization: string | null }[] = [];
+  const instances = new Map<string, Instance>();
   const sse = new Map<string, SSEServerTransport>();
 
   const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const full = new URL(req.url ?? "/", "http://127.0.0.1");
+    const m = /^\/i\/([^/]+)(\/.*)$/.exec(full.pathname);
+    const id = m?.[1] ?? "default";
+    const prefix = m ? `/i/${id}` : "";
+    const url = new URL(m?.[2] ?? full.pathname, full);
+    url.search = full.search;
+    let inst = instances.get(id);
+    if (!inst) {
+      inst = { knobs: {}, log: [] };
+      instances.set(id, inst);
+    }
     const body = await readBody(req);
     if (url.pathname.startsWith("/__control")) {
-      if (req.method === "POST" && url.pathname === "/__control/reset") {
-        knobs = {};
-        log = [];
-      } else if (req.method === "POST") knobs = { ...knobs, ...(JSON.parse(body || "{}") as Knobs) };
-      return json(res, 200, { knobs, requests: log.length, log });
+      if (req.method === "POST" && url.pathname === "/__control/reset") instances.set(id, (inst = { knobs: {}, log: [] }));
+      else if (req.method === "POST") inst.knobs = { ...inst.knobs, ...(JSON.parse(body || "{}") as Knobs) };
+      return json(res, 200, { knobs: inst.knobs, requests: inst.log.length, log: inst.log });
     }
-    log.push({ method: req.method ?? "GET", path: url.pathname, authorization: req.headers.authorization ?? null });
+    const knobs = inst.knobs;
+    inst.log.push({ method: req.method ?? "GET", path: url.pathname, authorization: req.headers.authorization ?? null });
     if (knobs.down) return void res.socket?.destroy();
     if (knobs.hang) return;
     if (req.headers.authorization !== `Bearer ${FAKE_MCP_TOKEN}`) {
@@ -96,7 +119,7 @@ export async function startMcpFake(): Promise<RunningFake> {
         return await transport.handleRequest(req, res, JSON.parse(body));
       }
       if (url.pathname === "/sse" && req.method === "GET") {
-        const transport = new SSEServerTransport("/messages", res);
+        const transport = new SSEServerTransport(`${prefix}/messages`, res);
         sse.set(transport.sessionId, transport);
         res.on("close", () => sse.delete(transport.sessionId));
         return await buildServer().connect(transport);

@@ -66,3 +66,25 @@ export interface ChatAnswer {
   imageModel?: string;
   error?: string;
 }
+
+/** One request seen by the fake remote MCP server. */
+export interface McpLogEntry {
+  method: string;
+  path: string;
+  authorization: string | null;
+}
+
+/** A private instance of the fake remote MCP server (test/fakes/mcp-server.ts), with its own knobs and log. */
+export async function remoteMcp(knobs: Record<string, unknown> = {}) {
+  const base = `${fakeUrl("mcp")}/i/${crypto.randomUUID()}`;
+  const control = async (k: Record<string, unknown>) => {
+    await fetch(`${base}/__control`, { method: "POST", body: JSON.stringify(k) });
+  };
+  await control(knobs);
+  return {
+    url: `${base}/mcp`,
+    sseUrl: `${base}/sse`,
+    control,
+    log: async () => ((await (await fetch(`${base}/__control`)).json()) as { log: McpLogEntry[] }).log,
+  };
+}
