@@ -151,6 +151,14 @@ export const ConfigSchema = z.object({
   // Cards
   CARD_API_URL: url("https://db.ygoprodeck.com/api/v7"),
   CARD_IMAGE_MAX_SIDE: int(512, 64, 2048),
+  /** JPEG quality of the resized artworks kept in R2. */
+  CARD_IMAGE_QUALITY: int(82, 40, 95),
+  /** Requests per second to YGOPRODeck from one isolate (their limit is 20; more gets us blocked for an hour). */
+  CARD_API_MAX_RPS: int(20, 1, 20),
+  /** How long to stop calling YGOPRODeck after it refused us (429/403), when it sends no Retry-After. */
+  CARD_API_BLOCK_SECONDS: int(3600, 1, 86_400),
+  /** How long card lookups are kept in R2 (their own cache is 2 days); 0 = always ask the API. */
+  CARD_DATA_TTL_HOURS: int(48, 0, 24 * 30),
 });
 
 /** Every setting, parsed. */

@@ -1,6 +1,7 @@
 /** @module The registry of every family. This file and workers/index.ts are the only places that know all families. */
 import { ToolRegistry } from "../shared/tools/registry";
+import { cardsFamily } from "./cards/index";
 import { coreFamily } from "./core/index";
 
 /** Every family, in route order. */
-export const registry = new ToolRegistry([coreFamily]);
+export const registry = new ToolRegistry([coreFamily, cardsFamily]);

@@ -81,6 +81,12 @@ export function createToolServer(
     };
     const ctx: ToolContext = { ...b, log, signal: extra.signal, progress };
     const { result } = await registry.call(tool, request.params.arguments ?? {}, ctx);
+    // SDK clients validate any structuredContent against the outputSchema, even on errors, so
+    // error details (issues, suggestions) would turn a readable error into a protocol failure.
+    if (result.isError && tool.output && result.structuredContent) {
+      const { structuredContent: _details, ...rest } = result;
+      return rest as never;
+    }
     return result as never;
   });
 

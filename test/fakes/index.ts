@@ -7,11 +7,13 @@ import { startFake } from "./harness";
 import { echoFake } from "./echo";
 import { geminiFake } from "./gemini";
 import { startMcpFake } from "./mcp-server";
+import { ygoprodeckFake } from "./ygoprodeck";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
   echo: echoFake,
   gemini: geminiFake,
+  ygoprodeck: ygoprodeckFake,
 };
 
 /** Fakes that run their own server instead of the harness (they need long-lived streams). */
@@ -25,6 +27,7 @@ export function envForFakes(urls: Record<string, string>): Record<string, string
     FAKE_ECHO_URL: urls.echo ?? "",
     GEMINI_BASE_URL: urls.gemini ?? "",
     GEMINI_API_KEY: "fake-gemini-key",
+    CARD_API_URL: urls.ygoprodeck ? `${urls.ygoprodeck}/api/v7` : "",
   };
 }
 
