@@ -125,6 +125,7 @@ describe("POST /api/chat over this Worker's MCP tools (SELF binding)", () => {
     const events = [...text.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]);
     expect(events).toEqual(["tool_call", "tool_result", "done"]);
     expect(text).toContain('"text":"done"');
+    expect(text).toMatch(/event: tool_result\ndata: \{"type":"tool_result","call":1,"round":1,"name":"greet"/);
   });
 
   it("requires the bearer token", async () => {

@@ -41,8 +41,8 @@ export interface ChatResult {
 
 /** Progress while the loop runs (for text/event-stream). */
 export type ChatEvent =
-  | { type: "tool_call"; round: number; name: string; args: Record<string, unknown> }
-  | { type: "tool_result"; round: number; name: string; ok: boolean; summary: string; images: number }
+  | { type: "tool_call"; round: number; call: number; name: string; args: Record<string, unknown> }
+  | { type: "tool_result"; round: number; call: number; name: string; ok: boolean; summary: string; images: number }
   | { type: "image_generation"; model: string; references: number };
 
 /** What the loop needs from an MCP client (McpClient has it). */
@@ -126,17 +126,21 @@ export async function runChat(message: string, history: readonly ChatTurn[], opt
         const declName = call.name ?? "";
         const args = (call.args ?? {}) as Record<string, unknown>;
         const name = offered.mcpName.get(declName) ?? declName;
-        opts.onEvent?.({ type: "tool_call", round: rounds, name, args });
+        // Calls of one round run in parallel and finish in any order: `call` pairs each result with its call.
+        opts.onEvent?.({ type: "tool_call", round: rounds, call: i + 1, name, args });
         const label = `${name}#${rounds}.${i + 1}`;
         const output = await callTool(opts.tools, offered.mcpName.has(declName), name, args, label);
         const summary = (output.text || (output.ok ? "(no text)" : "The tool failed.")).slice(0, 300);
         const record = { round: rounds, name, args, ok: output.ok, summary, images: output.images.length };
-        toolCalls.push(record);
-        references.push(...output.images);
-        opts.onEvent?.({ type: "tool_result", ...record });
-        return { name: declName, id: call.id, output, label };
+        opts.onEvent?.({ type: "tool_result", call: i + 1, ...record });
+        return { name: declName, id: call.id, output, label, record };
       }),
     );
+    // Reported in call order, not completion order.
+    for (const a of answers) {
+      toolCalls.push(a.record);
+      references.push(...a.output.images);
+    }
     contents.push({ role: "user", parts: functionResponseTurn(opts.model, answers) });
   }
 

@@ -9,6 +9,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { errorMessage } from "../../shared/errors";
 import { withRetry } from "../../shared/http/retry";
 
@@ -167,7 +168,12 @@ export class McpClient {
   }
 
   private async open(transport: Transport, kind: "streamable-http" | "sse"): Promise<void> {
-    const client = new Client({ name: "mcp-tools-worker-chat", version: "0.1.0" });
+    // The SDK's default validator (Ajv) compiles schemas with `new Function`, which workerd
+    // forbids outside tests; @cfworker/json-schema interprets them instead.
+    const client = new Client(
+      { name: "mcp-tools-worker-chat", version: "0.1.0" },
+      { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    );
     try {
       await within(client.connect(transport, { timeout: this.opts.timeoutMs }), this.opts.timeoutMs, "connect");
     } catch (err) {

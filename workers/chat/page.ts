@@ -63,7 +63,7 @@ async function send(text) {
   const reply = add("model", "");
   const tools = el("ul", "tools"); const body = el("div", "text", "…"); const images = el("div", "images");
   reply.append(tools, body, images);
-  const items = [];
+  const items = new Map();
   $("send").disabled = true;
   try {
     const res = await fetch("/api/chat", {
@@ -74,8 +74,8 @@ async function send(text) {
     if (res.status === 401) { reply.remove(); showToken("The token was refused. Enter it again."); return; }
     if (!res.ok) { const e = await res.json().catch(() => ({})); throw new Error(e.error || "HTTP " + res.status); }
     for await (const { event, data } of sse(res)) {
-      if (event === "tool_call") { const li = el("li", "", "🔧 " + data.name + " " + short(data.args)); tools.append(li); items.push(li); }
-      else if (event === "tool_result") { const li = items.shift(); if (li) li.textContent += data.ok ? " ✓ " + (data.images ? data.images + " image(s)" : "") : " ✗ " + data.summary; }
+      if (event === "tool_call") { const li = el("li", "", data.name + " " + short(data.args)); tools.append(li); items.set(data.round + "." + data.call, li); }
+      else if (event === "tool_result") { const li = items.get(data.round + "." + data.call); if (li) li.textContent += data.ok ? " ✓ " + (data.images ? data.images + " image(s)" : "") : " ✗ " + data.summary; }
       else if (event === "image_generation") { body.textContent = "Generating an image with " + data.model + "…"; }
       else if (event === "error") throw new Error(data.error);
       else if (event === "done") {
