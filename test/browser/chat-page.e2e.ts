@@ -120,7 +120,8 @@ async function main(): Promise<number> {
       // Each result lands on its own call, whichever finished first.
       assert(/get_theme_illustrations .* ✓ 2 image/.test(tools[0] ?? ""), `first call: ${tools[0]}`);
       assert(/get_card_illustration .* ✓ 1 image/.test(tools[1] ?? ""), `second call: ${tools[1]}`);
-      const width = await page.$eval(".msg.model .images img", (img) => (img as HTMLImageElement).naturalWidth);
+      // Browser-side code is passed as strings: this file is type-checked without the DOM lib.
+      const width = await page.evaluate<number>('document.querySelector(".msg.model .images img").naturalWidth');
       assert(width > 0, "the generated image did not decode");
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
     });
@@ -131,7 +132,6 @@ async function main(): Promise<number> {
       await page.waitForSelector("#message", { state: "visible" });
       assert(await page.isHidden("#token-input"), "the token was not kept");
       await send(page, "ありがとう");
-      await page.waitForFunction(() => document.querySelectorAll(".msg.model").length >= 1);
       await page.waitForSelector("text=了解しました。");
       const [req] = await geminiRequests(stack);
       // After the reload the page starts a new history, so only this message is sent.
@@ -144,7 +144,7 @@ async function main(): Promise<number> {
     });
 
     await check("the page fits a phone screen and logs no errors", async () => {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      const overflow = await page.evaluate<boolean>("document.documentElement.scrollWidth > window.innerWidth");
       assert(!overflow, "the page scrolls sideways on a 390 px screen");
       assert(pageErrors.length === 0, `page errors: ${pageErrors.join("; ")}`);
     });

@@ -30,7 +30,10 @@ describe("spec 004: the chat uses the card-illustration tools by default", () =>
       { text: "青眼の白龍を中心に、迫力ある構図にします。" },
       { text: "サムネイルです。", image: true },
     ]);
-    const res = await postChat({ message: "ブルーアイズの対戦動画サムネイルを作って", history: [] }, { vars: { GEMINI_API_KEY: key } });
+    const res = await postChat(
+      { message: "ブルーアイズの対戦動画サムネイルを作って", history: [] },
+      { vars: { GEMINI_API_KEY: key } },
+    );
     const body = (await res.json()) as ChatAnswer;
     expect(res.status, JSON.stringify(body).slice(0, 500)).toBe(200);
     expect(body.toolCalls.map((t) => [t.name, t.ok, t.images])).toEqual([
@@ -55,7 +58,9 @@ describe("spec 004: the chat uses the card-illustration tools by default", () =>
     expect(artworks.every((a) => a?.mimeType === "image/jpeg")).toBe(true);
     // 6-3's completion condition: the fetched illustrations reach the image generation.
     expect(third?.model).toBe("gemini-2.5-flash-image");
-    const refs = ((third?.body.contents[0]?.parts ?? []) as Part[]).filter((p) => p.inlineData).map((p) => p.inlineData);
+    const refs = ((third?.body.contents[0]?.parts ?? []) as Part[])
+      .filter((p) => p.inlineData)
+      .map((p) => p.inlineData);
     expect(refs).toEqual(artworks);
   });
 

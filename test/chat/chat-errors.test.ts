@@ -18,10 +18,20 @@ describe("POST /api/chat refuses bad requests with a 400 naming the problem", ()
     ["a history entry that is not an object", { message: "hi", history: ["hello"] }, /history\[0\] must be an object/],
     [
       "a history entry with an unknown role",
-      { message: "hi", history: [{ role: "user", text: "a" }, { role: "system", text: "b" }] },
+      {
+        message: "hi",
+        history: [
+          { role: "user", text: "a" },
+          { role: "system", text: "b" },
+        ],
+      },
       /history\[1\]\.role must be "user" or "model" \(got "system"\)/,
     ],
-    ["a history entry without text", { message: "hi", history: [{ role: "user" }] }, /history\[0\] needs a "text" string/],
+    [
+      "a history entry without text",
+      { message: "hi", history: [{ role: "user" }] },
+      /history\[0\] needs a "text" string/,
+    ],
     [
       "a history entry with an image part",
       { message: "hi", history: [{ role: "user", parts: [{ inlineData: {} }] }] },
@@ -125,7 +135,10 @@ describe("Gemini failures are clear answers, not crashes", () => {
   it("errors arrive as an SSE error event when streaming", async () => {
     const key = geminiKey();
     await scriptGemini(key, [{ error: "quota" }]);
-    const res = await postChat({ message: "hi" }, { vars: { GEMINI_API_KEY: key, ...CORE }, accept: "text/event-stream" });
+    const res = await postChat(
+      { message: "hi" },
+      { vars: { GEMINI_API_KEY: key, ...CORE }, accept: "text/event-stream" },
+    );
     const text = await res.text();
     expect(text).toMatch(/^event: error$/m);
     expect(text).toContain('"status":429');

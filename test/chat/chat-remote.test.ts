@@ -24,7 +24,12 @@ describe("POST /api/chat against another MCP server (MCP_SERVER_URL)", () => {
     const server = await remoteMcp();
     const key = geminiKey();
     await scriptGemini(key, [
-      { calls: [{ name: "picture", args: { subject: "dragon" } }, { name: "picture", args: { subject: "knight" } }] },
+      {
+        calls: [
+          { name: "picture", args: { subject: "dragon" } },
+          { name: "picture", args: { subject: "knight" } },
+        ],
+      },
       { text: "Дракон против рыцаря." },
       { text: "Вот миниатюра.", image: true },
     ]);
@@ -45,7 +50,9 @@ describe("POST /api/chat against another MCP server (MCP_SERVER_URL)", () => {
     // The image model receives the same illustrations as references, and is asked for an image.
     expect(third?.model).toBe("gemini-2.5-flash-image");
     expect(third?.body.generationConfig?.responseModalities).toEqual(["TEXT", "IMAGE"]);
-    const refs = ((third?.body.contents[0]?.parts ?? []) as Part[]).filter((p) => p.inlineData).map((p) => p.inlineData);
+    const refs = ((third?.body.contents[0]?.parts ?? []) as Part[])
+      .filter((p) => p.inlineData)
+      .map((p) => p.inlineData);
     expect(refs).toEqual(toolImages);
     expect(JSON.stringify(third?.body.contents[0]?.parts[0])).toContain("Дракон против рыцаря.");
   });
@@ -83,7 +90,9 @@ describe("POST /api/chat against another MCP server (MCP_SERVER_URL)", () => {
     const started = Date.now();
     const { status, body } = await chat(remote(server, key, { MCP_CALL_TIMEOUT_MS: "300" }));
     expect(status).toBe(502);
-    expect(body.error).toMatch(/^The MCP server at http:\/\/127\.0\.0\.1:\d+\/i\/[\w-]+\/mcp did not answer within 0\.3 s\.$/);
+    expect(body.error).toMatch(
+      /^The MCP server at http:\/\/127\.0\.0\.1:\d+\/i\/[\w-]+\/mcp did not answer within 0\.3 s\.$/,
+    );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await geminiRequests(key)).toHaveLength(0);
   });

@@ -16,14 +16,23 @@ describe("POST /api/chat over this Worker's MCP tools (SELF binding)", () => {
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ text: "Готово.", images: [], rounds: 2 });
     expect(body.toolCalls).toEqual([
-      { round: 1, name: "greet", args: { name: "Юги" }, ok: true, summary: "Привет, Юги! Я твой MCP-сервер.", images: 0 },
+      {
+        round: 1,
+        name: "greet",
+        args: { name: "Юги" },
+        ok: true,
+        summary: "Привет, Юги! Я твой MCP-сервер.",
+        images: 0,
+      },
     ]);
     const [first, second] = await geminiRequests(key);
     // Declarations come from the MCP server's tools/list, converted by the registry's Gemini exporter.
     const decls = first?.body.tools?.[0]?.functionDeclarations ?? [];
     expect(decls.map((d) => d.name).sort()).toEqual(["calculator", "greet"]);
     expect(decls[0]?.parametersJsonSchema).not.toHaveProperty("$schema");
-    expect(first?.body.systemInstruction?.parts[0]?.text).toContain("必ずMCPツール（get_theme_illustrations または get_card_illustration）");
+    expect(first?.body.systemInstruction?.parts[0]?.text).toContain(
+      "必ずMCPツール（get_theme_illustrations または get_card_illustration）",
+    );
     expect(second?.body.contents.at(-1)).toEqual({
       role: "user",
       parts: [{ functionResponse: { name: "greet", response: { output: "Привет, Юги! Я твой MCP-сервер." } } }],
@@ -33,7 +42,12 @@ describe("POST /api/chat over this Worker's MCP tools (SELF binding)", () => {
   it("runs several calls in one turn and several rounds, echoing every thoughtSignature", async () => {
     const key = geminiKey();
     await scriptGemini(key, [
-      { calls: [{ name: "greet", args: { name: "A" } }, { name: "calculator", args: { expression: "2+2*5" } }] },
+      {
+        calls: [
+          { name: "greet", args: { name: "A" } },
+          { name: "calculator", args: { expression: "2+2*5" } },
+        ],
+      },
       { calls: [{ name: "calculator", args: { expression: "12*3" } }] },
       { text: "12 и 36." },
     ]);
@@ -71,7 +85,12 @@ describe("POST /api/chat over this Worker's MCP tools (SELF binding)", () => {
   it("feeds tool failures back to the model as errors it can read", async () => {
     const key = geminiKey();
     await scriptGemini(key, [
-      { calls: [{ name: "calculator", args: { expression: "2+" } }, { name: "no_such_tool", args: {} }] },
+      {
+        calls: [
+          { name: "calculator", args: { expression: "2+" } },
+          { name: "no_such_tool", args: {} },
+        ],
+      },
       { text: "Не вышло." },
     ]);
     const { status, body } = await chat(key, { message: "x", history: [] });
@@ -79,8 +98,14 @@ describe("POST /api/chat over this Worker's MCP tools (SELF binding)", () => {
     expect(body.toolCalls.map((t) => t.ok)).toEqual([false, false]);
     const reqs = await geminiRequests(key);
     const responses = reqs[1]?.body.contents.at(-1)?.parts.map((p) => p.functionResponse) ?? [];
-    expect(responses[0]).toMatchObject({ name: "calculator", response: { error: expect.stringContaining("Cannot evaluate") } });
-    expect(responses[1]).toMatchObject({ name: "no_such_tool", response: { error: 'There is no tool named "no_such_tool".' } });
+    expect(responses[0]).toMatchObject({
+      name: "calculator",
+      response: { error: expect.stringContaining("Cannot evaluate") },
+    });
+    expect(responses[1]).toMatchObject({
+      name: "no_such_tool",
+      response: { error: 'There is no tool named "no_such_tool".' },
+    });
   });
 
   it("sends the history before the message (assistant counts as model)", async () => {

@@ -133,7 +133,12 @@ export const geminiFake: FakeDefinition = {
         requireSignatures?: boolean;
       };
       if (!key) return { status: 400, json: { error: "key is required" } };
-      conversations.set(key, { steps: steps ?? [], pos: 0, requireSignatures: requireSignatures ?? true, requests: [] });
+      conversations.set(key, {
+        steps: steps ?? [],
+        pos: 0,
+        requireSignatures: requireSignatures ?? true,
+        requests: [],
+      });
       return { json: { ok: true } };
     }
     if (req.path === "/__gemini/requests") {
@@ -153,7 +158,11 @@ export const geminiFake: FakeDefinition = {
     const conv = conversation(key);
     conv.requests.push({ model, body });
     if (conv.requireSignatures && missingSignature(body)) {
-      return googleError(400, "INVALID_ARGUMENT", "Function call is missing a thought_signature in functionCall parts.");
+      return googleError(
+        400,
+        "INVALID_ARGUMENT",
+        "Function call is missing a thought_signature in functionCall parts.",
+      );
     }
     const step = conv.steps[conv.pos];
     conv.pos++;

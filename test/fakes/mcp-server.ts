@@ -94,12 +94,17 @@ export async function startMcpFake(): Promise<RunningFake> {
     }
     const body = await readBody(req);
     if (url.pathname.startsWith("/__control")) {
-      if (req.method === "POST" && url.pathname === "/__control/reset") instances.set(id, (inst = { knobs: {}, log: [] }));
+      if (req.method === "POST" && url.pathname === "/__control/reset")
+        instances.set(id, (inst = { knobs: {}, log: [] }));
       else if (req.method === "POST") inst.knobs = { ...inst.knobs, ...(JSON.parse(body || "{}") as Knobs) };
       return json(res, 200, { knobs: inst.knobs, requests: inst.log.length, log: inst.log });
     }
     const knobs = inst.knobs;
-    inst.log.push({ method: req.method ?? "GET", path: url.pathname, authorization: req.headers.authorization ?? null });
+    inst.log.push({
+      method: req.method ?? "GET",
+      path: url.pathname,
+      authorization: req.headers.authorization ?? null,
+    });
     if (knobs.down) return void res.socket?.destroy();
     if (knobs.hang) return;
     if (req.headers.authorization !== `Bearer ${FAKE_MCP_TOKEN}`) {
@@ -110,7 +115,10 @@ export async function startMcpFake(): Promise<RunningFake> {
       if (url.pathname === "/mcp") {
         if (knobs.sseOnly || req.method !== "POST") return json(res, 405, { error: "Method not allowed" });
         const mcp = buildServer();
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
         res.on("close", () => {
           void transport.close();
           void mcp.close();

@@ -61,7 +61,14 @@ export async function postChat(
 export interface ChatAnswer {
   text: string;
   images: { mimeType: string; data: string }[];
-  toolCalls: { round: number; name: string; args: Record<string, unknown>; ok: boolean; summary: string; images: number }[];
+  toolCalls: {
+    round: number;
+    name: string;
+    args: Record<string, unknown>;
+    ok: boolean;
+    summary: string;
+    images: number;
+  }[];
   rounds: number;
   imageModel?: string;
   error?: string;

@@ -58,7 +58,11 @@ function fromApiError(err: ApiError, model: string, redact: (s: string) => strin
     return new GeminiError(502, "rejected", `Gemini refused the API key (${label}): check GEMINI_API_KEY.`);
   }
   if (err.status === 404) {
-    return new GeminiError(502, "rejected", `Gemini does not know the model "${model}" (${label}): check the model settings.`);
+    return new GeminiError(
+      502,
+      "rejected",
+      `Gemini does not know the model "${model}" (${label}): check the model settings.`,
+    );
   }
   if (err.status === 503 || err.status === 500) {
     return new GeminiError(503, "unavailable", `Gemini is unavailable (${label}): try again shortly.`);

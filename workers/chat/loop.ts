@@ -9,7 +9,14 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../../shared/errors";
 import type { Generate } from "./gemini";
 import { McpConnectionError } from "./mcp-client";
-import { type ChatImage, functionResponseTurn, imageParts, offerTools, type ToolOutput, toolOutput } from "./tool-output";
+import {
+  type ChatImage,
+  functionResponseTurn,
+  imageParts,
+  offerTools,
+  type ToolOutput,
+  toolOutput,
+} from "./tool-output";
 
 /** One earlier message of the conversation. */
 export interface ChatTurn {
@@ -112,7 +119,9 @@ export async function runChat(message: string, history: readonly ChatTurn[], opt
     rounds++;
     // After maxRounds tool rounds the model must answer with what it has.
     const last = rounds > opts.maxRounds;
-    const config: GenerateContentConfig = last ? { ...base, toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } } } : base;
+    const config: GenerateContentConfig = last
+      ? { ...base, toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } } }
+      : base;
     const turn = await opts.generate({ model: opts.model, contents, config });
     const calls = (turn.parts ?? []).filter((p) => p.functionCall);
     if (calls.length === 0 || last) {
@@ -152,7 +161,12 @@ export async function runChat(message: string, history: readonly ChatTurn[], opt
     opts.onEvent?.({ type: "image_generation", model: opts.imageModel, references: refs.length });
     const generated = await opts.generate({
       model: opts.imageModel,
-      contents: [{ role: "user", parts: [{ text: imagePrompt(opts.systemPrompt, message, result.text, refs.length) }, ...imageParts(refs)] }],
+      contents: [
+        {
+          role: "user",
+          parts: [{ text: imagePrompt(opts.systemPrompt, message, result.text, refs.length) }, ...imageParts(refs)],
+        },
+      ],
       config: { responseModalities: ["TEXT", "IMAGE"] },
     });
     result.images = inlineImages(generated.parts ?? []);

@@ -34,7 +34,11 @@ export function offerTools(listed: readonly Tool[], wanted: readonly string[]): 
   const mcpName = new Map<string, string>();
   const declarations: FunctionDeclaration[] = [];
   for (const tool of listed) {
-    const decl = geminiDeclaration(tool.name, tool.description ?? tool.title ?? tool.name, tool.inputSchema as JsonSchema);
+    const decl = geminiDeclaration(
+      tool.name,
+      tool.description ?? tool.title ?? tool.name,
+      tool.inputSchema as JsonSchema,
+    );
     const declName = String(decl.name);
     if (!all && !wanted.includes(tool.name) && !wanted.includes(declName)) continue;
     mcpName.set(declName, tool.name);
@@ -104,7 +108,7 @@ export function functionResponseTurn(
   model: string,
   answers: readonly { name: string; id?: string | undefined; output: ToolOutput; label: string }[],
 ): Part[] {
-  const multimodal = /^gemini-3/.test(model);
+  const multimodal = model.startsWith("gemini-3");
   const parts: Part[] = [];
   const trailing: Part[] = [];
   for (const a of answers) {
