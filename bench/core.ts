@@ -50,6 +50,16 @@ const section: BenchSection = {
         rows.push(...(await measure("worker (wrangler dev)", () => stack.client("/mcp"), sessions)));
         rows.push(...(await measure("node SDK reference", () => ref.client(), sessions)));
       }
+      const health = await load(200, 10, () => fetch(`${stack.url}/health`).then((r) => r.text()));
+      rows.push({
+        server: "worker (wrangler dev)",
+        sessions: 10,
+        op: "GET /health (no MCP, no DO)",
+        n: health.n,
+        p50_ms: health.p50,
+        p99_ms: health.p99,
+        ops_per_s: health.throughput,
+      });
       table("MCP latency and throughput", rows);
       const ratios = [];
       for (const sessions of [1, 10, 50]) {

@@ -70,7 +70,6 @@ export async function startStack(vars: Record<string, string> = {}): Promise<Sta
     ...vars,
   };
   const args = [
-    "wrangler",
     "dev",
     "--local",
     "--ip",
@@ -84,12 +83,32 @@ export async function startStack(vars: Record<string, string> = {}): Promise<Sta
     "--show-interactive-dev-session=false",
   ];
   for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
-  const child = spawn("npx", args, {
+  // Own process group, so stop() ends wrangler and its workerd children together.
+  const child = spawn(join("node_modules", ".bin", "wrangler"), args, {
     env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
   });
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const kill = () => {
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  };
+  process.once("exit", kill);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/health`, child, 90_000);
+  try {
+    await waitFor(`${url}/health`, child, 90_000);
+  } catch (err) {
+    kill();
+    await Promise.all(Object.values(fakes).map((f) => f.close()));
+    throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
+  }
   const clients: Client[] = [];
   const control = async (key: string, knobs: Record<string, unknown> | null) => {
     const f = fakes[key];
@@ -122,7 +141,7 @@ export async function startStack(vars: Record<string, string> = {}): Promise<Sta
     },
     stop: async () => {
       await Promise.allSettled(clients.map((c) => c.close()));
-      child.kill("SIGTERM");
+      kill();
       await Promise.all(Object.values(fakes).map((f) => f.close()));
       rmSync(persist, { recursive: true, force: true });
     },

@@ -5,8 +5,9 @@
  */
 import { type BenchSection, startStack } from "./harness";
 import core from "./core";
+import knowledge from "./knowledge";
 
-const SECTIONS: BenchSection[] = [core];
+const SECTIONS: BenchSection[] = [core, knowledge];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;

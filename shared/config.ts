@@ -112,10 +112,25 @@ export const ConfigSchema = z.object({
   RERANK_MODE: z.preprocess(blank, z.enum(["none", "keyword", "cross-encoder"]).default("keyword")),
   RERANK_URL: url(),
   RERANK_OVERFETCH: int(4, 1, 20),
+  QDRANT_TIMEOUT_MS: int(10_000, 100, 120_000),
+  /** Vector size asked of providers that can shorten vectors (Gemini, OpenAI text-embedding-3-*). */
+  EMBEDDING_DIMENSIONS: z.preprocess(blank, z.coerce.number().int().min(8).max(8192).optional()),
+  EMBEDDING_BATCH_SIZE: int(32, 1, 256),
+  EMBEDDING_TIMEOUT_MS: int(20_000, 100, 120_000),
+  /** Workers AI cross-encoder used when RERANK_URL is unset. */
+  RERANK_MODEL: str("@cf/baai/bge-reranker-base"),
+  RERANK_API_KEY: optStr(),
+  /** Share of the lexical (BM25) score in keyword reranking; the rest is the vector score. */
+  RERANK_KEYWORD_WEIGHT: z.preprocess(blank, z.coerce.number().min(0).max(1).default(0.5)),
+  /** Longest chunk (characters) that qdrant-store and `npm run ingest` write. */
+  CHUNK_MAX_CHARS: int(1500, 200, 8000),
 
   // External search
   SEARCH_API_URL: url(),
   SEARCH_API_KEY: optStr(),
+  SEARCH_TIMEOUT_MS: int(15_000, 100, 60_000),
+  /** Character budget for one search answer; longer content is cut and marked `truncated`. */
+  SEARCH_MAX_CHARS: int(20_000, 1_000, 500_000),
 
   // Gemini chat
   GEMINI_API_KEY: optStr(),
@@ -200,6 +215,7 @@ export function secretsOf(config: Config): string[] {
     config.CF_ACCESS_CLIENT_SECRET,
     config.QDRANT_API_KEY,
     config.EMBEDDING_API_KEY,
+    config.RERANK_API_KEY,
     config.SEARCH_API_KEY,
     config.GEMINI_API_KEY,
     config.MCP_SERVER_TOKEN,

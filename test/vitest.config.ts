@@ -34,6 +34,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: [here("./global-setup.ts")],
+    // The fakes are shared servers whose state and knobs tests reset; files running at once
+    // (vitest's default on machines with more than 2 cores) would reset each other's state.
+    fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

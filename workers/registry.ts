@@ -2,6 +2,8 @@
 import { ToolRegistry } from "../shared/tools/registry";
 import { cardsFamily } from "./cards/index";
 import { coreFamily } from "./core/index";
+import { ragFamily } from "./rag/index";
+import { searchFamily } from "./search/index";
 
 /** Every family, in route order. */
-export const registry = new ToolRegistry([coreFamily, cardsFamily]);
+export const registry = new ToolRegistry([coreFamily, searchFamily, ragFamily, cardsFamily]);

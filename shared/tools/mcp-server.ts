@@ -7,7 +7,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log";
 import type { Progress, ToolContext } from "./context";
-import type { AnyTool } from "./define-tool";
+import type { AnyTool, ToolResult } from "./define-tool";
 import type { ToolRegistry } from "./registry";
 import { inputSchemaOf, outputSchemaOf } from "./schema";
 
@@ -81,14 +81,20 @@ export function createToolServer(
     };
     const ctx: ToolContext = { ...b, log, signal: extra.signal, progress };
     const { result } = await registry.call(tool, request.params.arguments ?? {}, ctx);
-    // SDK clients validate any structuredContent against the outputSchema, even on errors, so
-    // error details (issues, suggestions) would turn a readable error into a protocol failure.
-    if (result.isError && tool.output && result.structuredContent) {
-      const { structuredContent: _details, ...rest } = result;
-      return rest as never;
-    }
-    return result as never;
+    return forOutputSchema(tool, result) as never;
   });
 
   return server;
+}
+
+/**
+ * SDK clients validate any structuredContent against the tool's outputSchema, error results
+ * included; an error's own data (e.g. validation `issues`) would then fail the call as a protocol
+ * error. Such data stays out of the MCP result; the message is in the text.
+ */
+function forOutputSchema(tool: AnyTool, result: ToolResult): ToolResult {
+  if (!result.isError || !tool.output || !result.structuredContent) return result;
+  if (tool.output.safeParse(result.structuredContent).success) return result;
+  const { structuredContent: _drop, ...rest } = result;
+  return rest;
 }

@@ -5,13 +5,21 @@
 import type { FakeDefinition, RunningFake } from "./harness";
 import { startFake } from "./harness";
 import { echoFake } from "./echo";
+import { embeddingsFake } from "./embeddings";
 import { geminiFake } from "./gemini";
 import { startMcpFake } from "./mcp-server";
+import { qdrantFake } from "./qdrant";
+import { rerankerFake } from "./reranker";
+import { searchApiFake } from "./search-api";
 import { ygoprodeckFake } from "./ygoprodeck";
 
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
   echo: echoFake,
+  qdrant: qdrantFake,
+  embeddings: embeddingsFake,
+  reranker: rerankerFake,
+  search: searchApiFake,
   gemini: geminiFake,
   ygoprodeck: ygoprodeckFake,
 };
@@ -25,6 +33,12 @@ const CUSTOM: Record<string, () => Promise<RunningFake>> = {
 export function envForFakes(urls: Record<string, string>): Record<string, string> {
   return {
     FAKE_ECHO_URL: urls.echo ?? "",
+    QDRANT_URL: urls.qdrant ?? "",
+    EMBEDDING_PROVIDER: "openai",
+    EMBEDDING_MODEL: "fake-embed-256",
+    EMBEDDING_BASE_URL: urls.embeddings ? `${urls.embeddings}/v1` : "",
+    RERANK_URL: urls.reranker ?? "",
+    SEARCH_API_URL: urls.search ? `${urls.search}/search` : "",
     GEMINI_BASE_URL: urls.gemini ?? "",
     GEMINI_API_KEY: "fake-gemini-key",
     CARD_API_URL: urls.ygoprodeck ? `${urls.ygoprodeck}/api/v7` : "",
