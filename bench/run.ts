@@ -4,10 +4,11 @@
  *   npm run bench -- core anki    only these sections
  */
 import { type BenchSection, startStack } from "./harness";
+import cards from "./cards";
 import core from "./core";
 import knowledge from "./knowledge";
 
-const SECTIONS: BenchSection[] = [core, knowledge];
+const SECTIONS: BenchSection[] = [core, knowledge, cards];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;

@@ -113,6 +113,11 @@ describe.each(["streamable-http", "sse"] as const)("cards over %s with a cards-o
     expect(firstText(theme)).toContain('"Blue-Eyes"');
   });
 
+  it("full-width Latin letters are read as ASCII", async () => {
+    const r = await client.callTool({ name: "get_card_illustration", arguments: { card_name: "Ｋｕｒｉｂｏｈ" } });
+    expect(r.structuredContent).toMatchObject({ card_name: "Kuriboh", match: "exact" });
+  });
+
   it("a Japanese name → an error asking for the English name", async () => {
     const r = await client.callTool({ name: "get_theme_illustrations", arguments: { theme: "ブルーアイズ" } });
     expect(r.isError).toBe(true);

@@ -1,7 +1,8 @@
 /** YGOPRODeck misbehaving: down, garbage, errors, refusing us (rate limit), and our own request rate. */
 import { describe, expect, it } from "vitest";
 import { BlockState, SlidingWindowLimiter } from "../../workers/cards/rate-limit";
-import { callCards, fakeCardStats, firstText } from "../helpers/cards";
+import { env } from "cloudflare:workers";
+import { cardApi, callCards, fakeCardStats, firstText } from "../helpers/cards";
 import { toolContext } from "../helpers/context";
 import { registry } from "../../workers/registry";
 
@@ -60,6 +61,15 @@ describe("rate limit", () => {
     expect((await fakeCardStats(ns)).rejected).toBe(1);
   });
 
+  it("another isolate's block, left in R2, is honoured before any request", async () => {
+    const ns = "/t-shared-block";
+    const until = new Date(Date.now() + 60_000);
+    await env.FILES.put(`cards/blocked/${encodeURIComponent(cardApi(ns))}`, until.toISOString());
+    const r = await callCards("get_card_illustration", { card_name: "Kuriboh" }, ns);
+    expect(firstText(r)).toContain(`until ${until.toISOString().slice(11, 16)} UTC`);
+    expect((await fakeCardStats(ns)).apiRequests).toBe(0);
+  });
+
   it("many concurrent calls in one isolate never exceed 20 requests per second", async () => {
     const ns = "/t~rate";
     const names = ["Dark Magician", "Kuriboh", "Pot of Greed", "Mirror Force", "Decode Talker", "Tornado Dragon"];
@@ -74,18 +84,32 @@ describe("rate limit", () => {
     expect(stats.maxPerSecond).toBeLessThanOrEqual(20);
   });
 
-  it("the sliding window lets 20 concurrent starts through per window and queues the rest in order", async () => {
-    const waits: number[] = [];
-    const limiter = new SlidingWindowLimiter({
-      limit: 20,
-      windowMs: 1000,
-      now: () => 0,
-      sleep: async (ms) => {
-        waits.push(ms);
-      },
-    });
-    await Promise.all(Array.from({ length: 45 }, () => limiter.acquire()));
-    expect(waits).toEqual([...Array(20).fill(1000), ...Array(5).fill(2000)]);
+  it("the limiter starts request n+limit only a window after request n got its answer", async () => {
+    const limiter = new SlidingWindowLimiter({ limit: 3, windowMs: 60 });
+    const spans: { start: number; end: number }[] = [];
+    const t0 = Date.now();
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        limiter.run(async () => {
+          const start = Date.now() - t0;
+          await new Promise((r) => setTimeout(r, 15));
+          spans[i] = { start, end: Date.now() - t0 };
+        }),
+      ),
+    );
+    expect(spans.slice(0, 3).every((s) => s.start < 15)).toBe(true);
+    for (let i = 3; i < 8; i++) {
+      expect(spans[i]?.start ?? 0).toBeGreaterThanOrEqual((spans[i - 3]?.end ?? Infinity) + 60 - 2);
+    }
+  });
+
+  it("a waiting caller can be cancelled", async () => {
+    const limiter = new SlidingWindowLimiter({ limit: 1, windowMs: 10_000 });
+    await limiter.run(async () => undefined);
+    const ac = new AbortController();
+    const waiting = limiter.run(async () => "ran", ac.signal);
+    ac.abort(new Error("cancelled"));
+    await expect(waiting).rejects.toThrow("cancelled");
   });
 
   it("a block never shortens and ends on time", () => {

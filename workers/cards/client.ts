@@ -5,7 +5,13 @@
  */
 import { z } from "zod";
 import { ToolError, UpstreamError } from "../../shared/errors";
-import { type RequestOptions, type Upstream, isTransient, upstreamFetch } from "../../shared/http/client";
+import {
+  HttpStatusError,
+  type RequestOptions,
+  type Upstream,
+  isTransient,
+  upstreamFetch,
+} from "../../shared/http/client";
 import { sha1Hex } from "../../shared/images/encode";
 import type { ToolContext } from "../../shared/tools/context";
 import { politenessFor } from "./rate-limit";
@@ -42,12 +48,15 @@ export interface CardQuery {
   offset?: number;
 }
 
-const isRefusal = (err: unknown) => err instanceof UpstreamError && (err.status === 429 || err.status === 403);
+/** YGOPRODeck documents no status for its block; 429 and 403 are how refusals look. */
+const isRefusal = (err: unknown): err is UpstreamError =>
+  err instanceof UpstreamError && (err.status === 429 || err.status === 403);
 
 /** Talks to YGOPRODeck for one tool call; limits and blocks are shared by the whole isolate. */
 export class CardApi {
   private readonly up: Upstream;
   private readonly polite: ReturnType<typeof politenessFor>;
+  private sharedBlock: Promise<number> | undefined;
 
   constructor(private readonly ctx: ToolContext) {
     const base = ctx.config.CARD_API_URL ?? DEFAULT_API;
@@ -105,10 +114,16 @@ export class CardApi {
     return bytes;
   }
 
-  /** One request: refuse early while blocked, retry transient failures, start a block on 429/403. */
+  /**
+   * One request: refuse early while blocked (here or, per the R2 marker, in another isolate),
+   * retry transient failures, start a block on 429/403.
+   */
   private async send(up: Upstream, opts: RequestOptions): Promise<Response> {
-    const until = this.polite.block.blockedUntil();
-    if (until) throw blockedError(until);
+    this.sharedBlock ??= this.readSharedBlock();
+    const shared = await this.sharedBlock;
+    if (shared > Date.now()) this.polite.block.block(shared - Date.now());
+    const blocked = this.polite.block.blockedUntil();
+    if (blocked) throw blockedError(blocked);
     try {
       return await upstreamFetch(up, {
         timeoutMs: 15_000,
@@ -118,10 +133,28 @@ export class CardApi {
       });
     } catch (err) {
       if (!isRefusal(err)) throw err;
-      const retryAfter = (err as { retryAfterMs?: number }).retryAfterMs;
+      const retryAfter = err instanceof HttpStatusError ? err.retryAfterMs : undefined;
       this.polite.block.block(retryAfter ?? this.ctx.config.CARD_API_BLOCK_SECONDS * 1000);
-      this.ctx.log.warn("YGOPRODeck refused us; pausing requests", { status: (err as UpstreamError).status });
-      throw blockedError(this.polite.block.blockedUntil() ?? new Date());
+      this.ctx.log.warn("YGOPRODeck refused us; pausing requests", { status: err.status });
+      const until = this.polite.block.blockedUntil() ?? new Date();
+      await bucket(this.ctx)
+        .put(this.blockKey(), until.toISOString())
+        .catch(() => undefined);
+      throw blockedError(until);
+    }
+  }
+
+  private blockKey(): string {
+    return `cards/blocked/${encodeURIComponent(this.up.baseUrl)}`;
+  }
+
+  /** When another isolate was refused, it left the block's end time in R2 (0 = none). */
+  private async readSharedBlock(): Promise<number> {
+    try {
+      const obj = await bucket(this.ctx).get(this.blockKey());
+      return obj ? Date.parse(await obj.text()) || 0 : 0;
+    } catch {
+      return 0;
     }
   }
 
@@ -130,10 +163,7 @@ export class CardApi {
       name,
       baseUrl,
       unreachableHint: "check CARD_API_URL and the network",
-      fetch: async (input, init) => {
-        await this.polite.limiter.acquire(this.ctx.signal);
-        return this.ctx.fetch(input, init);
-      },
+      fetch: (input, init) => this.polite.limiter.run(() => this.ctx.fetch(input, init), this.ctx.signal),
     };
   }
 

@@ -39,8 +39,8 @@ export const getCardIllustration = defineTool({
   handler: async ({ card_name }, ctx) => {
     const api = new CardApi(ctx);
     const { card, match } = await findCard(api, card_name);
-    const [art] = fitBudget([await artworkFor(api, ctx, card)], IMAGE_BUDGET);
-    if (!art) throw new Error("artwork vanished");
+    const fetched = await artworkFor(api, ctx, card);
+    const [art = fetched] = fitBudget([fetched], IMAGE_BUDGET);
     const data: z.infer<typeof Output> = {
       card_name: card.name,
       card_id: card.id,
@@ -53,9 +53,10 @@ export const getCardIllustration = defineTool({
     if (card.ygoprodeck_url) data.ygoprodeck_url = card.ygoprodeck_url;
     const found = match === "fuzzy" ? `Closest match for "${card_name}": ` : "";
     const dims = art.width && art.height ? `${art.width}×${art.height} ` : "";
+    const format = art.mimeType.replace("image/", "").toUpperCase();
     return {
       content: [
-        { type: "text", text: `${found}${card.name} — official artwork (${dims}${art.mimeType}, YGOPRODeck).` },
+        { type: "text", text: `${found}${card.name} — official artwork (${dims}${format}, YGOPRODeck).` },
         imageBlock(toBase64(art.bytes), art.mimeType),
       ],
       structuredContent: data,

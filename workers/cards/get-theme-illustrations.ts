@@ -16,7 +16,7 @@ const MAX_LIMIT = 10;
 const Output = z.object({
   theme: z.string().describe("The theme as found (archetype spelling when it is one)"),
   match: z.enum(["archetype", "name"]).describe("archetype, or cards whose name contains the theme"),
-  total_found: z.number().int().describe("Cards of the theme on YGOPRODeck"),
+  total_found: z.number().int().describe("Cards of the theme found (name matches: at most 50)"),
   illustrations: z
     .array(
       z.object({
@@ -46,7 +46,7 @@ export const getThemeIllustrations = defineTool({
       .min(1, "must not be empty")
       .max(80)
       .describe('English theme (archetype) name, e.g. "Blue-Eyes", "Dark Magician"'),
-    limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many artworks (1–${MAX_LIMIT}, default 5)`),
+    limit: z.number().int().min(1).max(MAX_LIMIT).default(5).describe(`How many artworks (1–${MAX_LIMIT})`),
   }),
   output: Output,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },

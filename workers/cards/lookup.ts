@@ -15,9 +15,10 @@ const FUZZY_ROWS = 50;
 const WORD_ROWS = 100;
 const MAX_SUGGESTIONS = 5;
 
-/** Input as the API wants it: no `|` (it would make a name list), no quotes, single spaces. */
+/** Input as the API wants it: NFKC (ｆｕｌｌ-width → ASCII), no `|` (it would make a name list), no quotes, single spaces. */
 export function cleanName(input: string): string {
   return input
+    .normalize("NFKC")
     .replace(/[|"“”「」『』]/g, " ")
     .replace(/\s+/g, " ")
     .trim();

@@ -16,13 +16,15 @@ export interface LimiterOptions {
 }
 
 /**
- * Sliding-window limiter: `acquire()` resolves when a request may start. Slots are reserved
- * synchronously, so concurrent callers queue in call order and any window of `windowMs` holds at
- * most `limit` starts.
+ * Sliding-window limiter that counts from when a request *ended*: the request `limit` places
+ * later starts no earlier than `windowMs` after the earlier one got its answer. The server sees
+ * each request somewhere between its start and its answer, so however the network delays or
+ * bunches them, it never sees more than `limit` in a window. Slots are taken synchronously, so
+ * concurrent callers queue in call order.
  */
 export class SlidingWindowLimiter {
-  /** Reserved start times, ascending. */
-  private readonly starts: number[] = [];
+  /** The last `limit` slots; each resolves with the time its request got an answer. */
+  private readonly slots: Promise<number>[] = [];
   private readonly now: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -31,16 +33,24 @@ export class SlidingWindowLimiter {
     this.wait = opts.sleep ?? sleep;
   }
 
-  /** Wait for a slot (rejects with the abort reason when `signal` fires; the slot stays used). */
-  async acquire(signal?: AbortSignal): Promise<void> {
-    const now = this.now();
-    const { limit, windowMs } = this.opts;
-    while (this.starts.length > 0 && (this.starts[0] ?? now) <= now - windowMs) this.starts.shift();
-    let at = now;
-    const bound = this.starts[this.starts.length - limit];
-    if (bound !== undefined) at = Math.max(now, bound + windowMs);
-    this.starts.push(at);
-    if (at > now) await this.wait(at - now, signal);
+  /**
+   * Wait for a slot, then run `request`; its answer (or failure) frees the slot. Rejects with the
+   * abort reason when `signal` fires while waiting.
+   */
+  async run<T>(request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const prior = this.slots.length >= this.opts.limit ? this.slots[this.slots.length - this.opts.limit] : undefined;
+    let release: (at: number) => void = () => undefined;
+    this.slots.push(new Promise<number>((resolve) => (release = resolve)));
+    if (this.slots.length > this.opts.limit) this.slots.shift();
+    try {
+      if (prior) {
+        const delay = (await prior) + this.opts.windowMs - this.now();
+        if (delay > 0) await this.wait(delay, signal);
+      }
+      return await request();
+    } finally {
+      release(this.now());
+    }
   }
 }
 
@@ -60,7 +70,7 @@ export class BlockState {
   }
 }
 
-/** A window slightly longer than a second, so clock jitter never lets a 21st request through. */
+/** A window slightly longer than a second, for clock differences between us and them. */
 const WINDOW_MS = 1050;
 
 interface Politeness {
