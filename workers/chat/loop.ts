@@ -4,7 +4,13 @@
  * received (thoughtSignature included); tool images go back as image parts; when the answer
  * has no image but tools fetched references, an image model is chained with those references.
  */
-import { type Content, FunctionCallingConfigMode, type GenerateContentConfig, type Part } from "@google/genai";
+import {
+  type Content,
+  type FunctionCall,
+  FunctionCallingConfigMode,
+  type GenerateContentConfig,
+  type Part,
+} from "@google/genai";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../../shared/errors";
 import type { Generate } from "./gemini";
@@ -112,10 +118,9 @@ export async function runChat(message: string, history: readonly ChatTurn[], opt
   };
   const toolCalls: ToolCallRecord[] = [];
   const references: ChatImage[] = [];
-  let answer: Content | undefined;
+  let answer: Content;
   let rounds = 0;
-
-  while (!answer) {
+  for (;;) {
     rounds++;
     // After maxRounds tool rounds the model must answer with what it has.
     const last = rounds > opts.maxRounds;
@@ -123,28 +128,13 @@ export async function runChat(message: string, history: readonly ChatTurn[], opt
       ? { ...base, toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } } }
       : base;
     const turn = await opts.generate({ model: opts.model, contents, config });
-    const calls = (turn.parts ?? []).filter((p) => p.functionCall);
+    const calls = (turn.parts ?? []).flatMap((p) => (p.functionCall ? [p.functionCall] : []));
     if (calls.length === 0 || last) {
       answer = turn;
       break;
     }
     contents.push(turn);
-    const answers = await Promise.all(
-      calls.map(async (part, i) => {
-        const call = part.functionCall ?? {};
-        const declName = call.name ?? "";
-        const args = (call.args ?? {}) as Record<string, unknown>;
-        const name = offered.mcpName.get(declName) ?? declName;
-        // Calls of one round run in parallel and finish in any order: `call` pairs each result with its call.
-        opts.onEvent?.({ type: "tool_call", round: rounds, call: i + 1, name, args });
-        const label = `${name}#${rounds}.${i + 1}`;
-        const output = await callTool(opts.tools, offered.mcpName.has(declName), name, args, label);
-        const summary = (output.text || (output.ok ? "(no text)" : "The tool failed.")).slice(0, 300);
-        const record = { round: rounds, name, args, ok: output.ok, summary, images: output.images.length };
-        opts.onEvent?.({ type: "tool_result", call: i + 1, ...record });
-        return { name: declName, id: call.id, output, label, record };
-      }),
-    );
+    const answers = await runCalls(calls, rounds, offered.mcpName, opts);
     // Reported in call order, not completion order.
     for (const a of answers) {
       toolCalls.push(a.record);
@@ -174,6 +164,30 @@ export async function runChat(message: string, history: readonly ChatTurn[], opt
     if (!result.text) result.text = textOf(generated.parts ?? []);
   }
   return result;
+}
+
+/** Run one model turn's calls in parallel; each result keeps its call's index. */
+function runCalls(
+  calls: readonly FunctionCall[],
+  round: number,
+  mcpName: ReadonlyMap<string, string>,
+  opts: LoopOptions,
+) {
+  return Promise.all(
+    calls.map(async (call, i) => {
+      const declName = call.name ?? "";
+      const args = (call.args ?? {}) as Record<string, unknown>;
+      const name = mcpName.get(declName) ?? declName;
+      // Calls finish in any order: `call` pairs each progress event with its call.
+      opts.onEvent?.({ type: "tool_call", round, call: i + 1, name, args });
+      const label = `${name}#${round}.${i + 1}`;
+      const output = await callTool(opts.tools, mcpName.has(declName), name, args, label);
+      const summary = (output.text || (output.ok ? "(no text)" : "The tool failed.")).slice(0, 300);
+      const record: ToolCallRecord = { round, name, args, ok: output.ok, summary, images: output.images.length };
+      opts.onEvent?.({ type: "tool_result", call: i + 1, ...record });
+      return { name: declName, id: call.id, output, label, record };
+    }),
+  );
 }
 
 /** Call one tool; tool-level failures become error outputs the model reads, transport failures throw. */
