@@ -113,6 +113,16 @@ describe("POST /api/chat against another MCP server (MCP_SERVER_URL)", () => {
     expect(JSON.stringify(body)).not.toContain("not-the-token-42");
   });
 
+  it("never forwards the caller's own token to another server", async () => {
+    const server = await remoteMcp();
+    const { status, body } = await chat(remote(server, geminiKey(), { MCP_SERVER_TOKEN: "" }));
+    expect(status).toBe(502);
+    expect(body.error).toMatch(/refused the bearer token \(HTTP 401\)/);
+    const log = await server.log();
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.every((r) => r.authorization === null)).toBe(true);
+  });
+
   it("answers 502 when a tool call times out mid-conversation", async () => {
     const server = await remoteMcp();
     const key = geminiKey();
