@@ -31,7 +31,10 @@ app.use("*", async (c, next) => {
 
 app.route("/", mcpRoutes(registry.familyNames()));
 app.route("/", toolRoutes(registry));
-app.route("/", chatApiRoutes());
+app.route(
+  "/",
+  chatApiRoutes((req, env, ctx) => app.fetch(req, env, ctx)),
+);
 
 app.notFound((c) => c.json({ error: `No route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

@@ -8,7 +8,7 @@ async function chat(key: string, body: unknown, vars: Record<string, string> = {
   return { status: res.status, body: (await res.json()) as ChatAnswer };
 }
 
-describe("POST /api/chat over this Worker's MCP tools (SELF binding)", () => {
+describe("POST /api/chat over this Worker's MCP tools (in-process)", () => {
   it("Gemini calls an MCP tool on its own and answers with its result", async () => {
     const key = geminiKey();
     await scriptGemini(key, [{ calls: [{ name: "greet", args: { name: "Юги" } }] }, { text: "Готово." }]);

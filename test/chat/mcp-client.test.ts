@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { McpClient, McpConnectionError } from "../../workers/chat/mcp-client";
 import { FAKE_MCP_TOKEN } from "../fakes/mcp-server";
 import { remoteMcp } from "../helpers/chat";
-import { BASE, TOKEN } from "../helpers/mcp";
+import { BASE, TOKEN, workerFetch } from "../helpers/mcp";
 
 describe("McpClient against another remote MCP server (127.0.0.1 fake)", () => {
   it("connects over Streamable HTTP, lists and calls tools, with the bearer token on every request", async () => {
@@ -78,14 +77,14 @@ describe("McpClient against another remote MCP server (127.0.0.1 fake)", () => {
   });
 });
 
-describe("McpClient against this Worker (SELF service binding)", () => {
+describe("McpClient against this Worker", () => {
   it("puts the bearer token on every request, including the session's DELETE", async () => {
     const seen: { method: string; auth: string | null }[] = [];
     const client = new McpClient(`${BASE}/mcp`, TOKEN, {
       fetch: (input, init) => {
         const req = new Request(input, init);
         seen.push({ method: req.method, auth: req.headers.get("Authorization") });
-        return env.SELF.fetch(req);
+        return workerFetch(req);
       },
     });
     expect((await client.listTools()).map((t) => t.name)).toContain("greet");
@@ -97,7 +96,7 @@ describe("McpClient against this Worker (SELF service binding)", () => {
   });
 
   it("turns an unknown tool into a protocol error, not a connection error", async () => {
-    const client = new McpClient(`${BASE}/mcp`, TOKEN, { fetch: (i, init) => env.SELF.fetch(new Request(i, init)) });
+    const client = new McpClient(`${BASE}/mcp`, TOKEN, { fetch: workerFetch });
     const err = await client.executeTool("no_such_tool", {}).then(
       (r) => r,
       (e: unknown) => e,

@@ -1,7 +1,7 @@
 /**
  * @module POST /api/chat {message, history} → {text, images[], toolCalls} (spec 004, 6-2…6-4).
- * The tools are reached only through an MCP client: this Worker's /mcp over the SELF service
- * binding (with the caller's own token), or any server at MCP_SERVER_URL (with MCP_SERVER_TOKEN).
+ * The tools are reached only through an MCP client: this Worker's own /mcp, called in-process
+ * (with the caller's own token), or any server at MCP_SERVER_URL (with MCP_SERVER_TOKEN).
  * With `Accept: text/event-stream` the answer streams progress events, then `done` or `error`.
  */
 import type { Context } from "hono";
@@ -17,19 +17,21 @@ import { McpClient, McpConnectionError } from "./mcp-client";
 import { readChatBody, validateChatRequest } from "./request";
 import { ToolSelectionError } from "./tool-output";
 
-/** The MCP client for this request: the configured server, or this Worker through SELF. */
-export function mcpClientFor(c: Context<AppEnv>, config: Config): McpClient {
+/** This Worker's own fetch handler, so the chat can reach /mcp without a network hop. */
+export type SelfFetch = (req: Request, env: Env, ctx: Context<AppEnv>["executionCtx"]) => Response | Promise<Response>;
+
+/**
+ * The MCP client for this request: the configured server, or this Worker's /mcp in-process.
+ * (Not a self service binding: the first `wrangler deploy` of a Worker bound to itself fails.)
+ */
+export function mcpClientFor(c: Context<AppEnv>, config: Config, self: SelfFetch): McpClient {
   const options = { timeoutMs: config.MCP_CALL_TIMEOUT_MS };
   if (config.MCP_SERVER_URL) return new McpClient(config.MCP_SERVER_URL, config.MCP_SERVER_TOKEN, options);
-  const self = c.env.SELF;
-  if (!self) {
-    throw new HttpError(500, "The chat has no MCP server: set MCP_SERVER_URL, or add the SELF service binding.");
-  }
   // The caller already proved this token; reusing it keeps their family scope on the tools.
   const token = /^Bearer\s+(\S+)/i.exec(c.req.header("Authorization") ?? "")?.[1];
   return new McpClient(new URL("/mcp", c.req.url).href, token, {
     ...options,
-    fetch: (input, init) => self.fetch(new Request(input, init)),
+    fetch: async (input, init) => self(new Request(input, init), c.env, c.executionCtx),
   });
 }
 
@@ -44,8 +46,8 @@ export function toHttpError(err: unknown): unknown {
   return err;
 }
 
-/** Routes of the chat API (mounted behind the bearer-token middleware). */
-export function chatApiRoutes(): Hono<AppEnv> {
+/** Routes of the chat API (mounted behind the bearer-token middleware); `self` is the Worker's fetch. */
+export function chatApiRoutes(self: SelfFetch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.post("/api/chat", async (c) => {
@@ -61,7 +63,7 @@ export function chatApiRoutes(): Hono<AppEnv> {
     } catch (err) {
       throw toHttpError(err);
     }
-    const mcp = mcpClientFor(c, config);
+    const mcp = mcpClientFor(c, config, self);
     const run = (onEvent?: (e: ChatEvent) => void): Promise<ChatResult> =>
       runChat(message, history, {
         generate,
