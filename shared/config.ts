@@ -156,7 +156,7 @@ export const ConfigSchema = z.object({
       ),
   ),
   CHAT_SYSTEM_PROMPT: str(DEFAULT_CHAT_SYSTEM_PROMPT),
-  /** Model rounds (each may hold several function calls) before the chat gives up. */
+  /** Rounds in which Gemini may call tools (each may hold several calls); then it must answer in text. */
   CHAT_MAX_ROUNDS: int(5, 1, 20),
   CHAT_MAX_HISTORY: int(50, 0, 500),
   CHAT_MAX_BODY_BYTES: int(512 * 1024, 1024, 8 * 1024 * 1024),
