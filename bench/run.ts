@@ -4,11 +4,12 @@
  *   npm run bench -- core anki    only these sections
  */
 import { type BenchSection, startStack } from "./harness";
+import anki from "./anki";
 import cards from "./cards";
 import core from "./core";
 import knowledge from "./knowledge";
 
-const SECTIONS: BenchSection[] = [core, knowledge, cards];
+const SECTIONS: BenchSection[] = [core, anki, knowledge, cards];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? SECTIONS.filter((s) => wanted.includes(s.name)) : SECTIONS;

@@ -93,6 +93,9 @@ export const ConfigSchema = z.object({
   ANKI_DEFAULT_DECK: str("Default"),
   ANKI_DEFAULT_MODEL: str("Поля для ChatGPT"),
   ANKI_TIMEOUT_MS: int(15_000, 100, 120_000),
+  /** Largest image (bytes, before resizing) accepted from image_url, image_base64 or a data URL. */
+  ANKI_IMAGE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+  ANKI_IMAGE_FETCH_TIMEOUT_MS: int(10_000, 100, 60_000),
 
   // ComfyUI
   COMFYUI_URL: url("http://127.0.0.1:8188"),

@@ -14,6 +14,7 @@ import { registry } from "./registry";
 import { toolRoutes } from "./rest";
 
 export { ToolsMcp } from "./mcp/agent";
+export { AnkiDedup } from "./anki/dedup-store";
 
 const app = new Hono<AppEnv>();
 

@@ -38,6 +38,11 @@ export interface RequestOptions {
   acceptStatus?: number[];
 }
 
+/** "250 ms" below a second, "15 s" above. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
 /** True when an error is worth retrying: network failures, timeouts, 429 and 5xx (not Access rejections). */
 export function isTransient(err: unknown): boolean {
   if (!(err instanceof UpstreamError)) return false;
@@ -109,7 +114,7 @@ export async function upstreamFetch(up: Upstream, opts: RequestOptions = {}): Pr
       if (timeout.aborted) {
         throw new UpstreamError(
           up.name,
-          `${up.name} did not answer within ${Math.round((opts.timeoutMs ?? 15_000) / 1000)} s at ${up.baseUrl}`,
+          `${up.name} did not answer within ${formatDuration(opts.timeoutMs ?? 15_000)} at ${up.baseUrl}`,
           { cause: err, status: 408 },
         );
       }

@@ -45,6 +45,8 @@ export interface FakeDefinition {
   handle(req: FakeRequest): FakeResponse | Promise<FakeResponse>;
   /** Reset the fake's own state (called by POST /__control/reset). */
   reset?(): void;
+  /** The fake's own state for tests to inspect, returned as `state` by /__control. */
+  state?(): unknown;
   /** Handle `fault` values the default handling does not know. */
 }
 
@@ -102,7 +104,7 @@ export async function startFake(def: FakeDefinition, port = 0): Promise<RunningF
         } else if (req.method === "POST") {
           knobs = { ...knobs, ...(JSON.parse(body.toString() || "{}") as Knobs) };
         }
-        return send(res, { json: { knobs, requests, log } });
+        return send(res, { json: { knobs, requests, log, state: def.state?.() } });
       }
       if (++requests > MAX_REQUESTS) return send(res, { destroy: true });
       log.push({ method: req.method ?? "GET", path: url.pathname + url.search, at: Date.now() });

@@ -4,7 +4,10 @@
  */
 import type { FakeDefinition, RunningFake } from "./harness";
 import { startFake } from "./harness";
+import { makeAnkiFake } from "./anki";
 import { echoFake } from "./echo";
+import { imagesFake } from "./images";
+import { tunnelFake } from "./tunnel";
 import { embeddingsFake } from "./embeddings";
 import { geminiFake } from "./gemini";
 import { startMcpFake } from "./mcp-server";
@@ -16,6 +19,17 @@ import { ygoprodeckFake } from "./ygoprodeck";
 /** Fakes by key; the key is how tests find them (`fakeUrl("anki")`). */
 export const FAKES: Record<string, FakeDefinition> = {
   echo: echoFake,
+  // One AnkiConnect per test file that turns knobs or counts requests (files run in parallel);
+  // "anki" is the one the Worker under test is configured with.
+  anki: makeAnkiFake("anki"),
+  anki_media: makeAnkiFake("anki_media"),
+  anki_faults: makeAnkiFake("anki_faults"),
+  anki_dedup: makeAnkiFake("anki_dedup"),
+  anki_batch: makeAnkiFake("anki_batch"),
+  anki_proto: makeAnkiFake("anki_proto"),
+  anki_seed: makeAnkiFake("anki_seed"),
+  tunnel: tunnelFake,
+  images: imagesFake,
   qdrant: qdrantFake,
   embeddings: embeddingsFake,
   reranker: rerankerFake,
@@ -33,6 +47,7 @@ const CUSTOM: Record<string, () => Promise<RunningFake>> = {
 export function envForFakes(urls: Record<string, string>): Record<string, string> {
   return {
     FAKE_ECHO_URL: urls.echo ?? "",
+    ANKI_CONNECT_URL: urls.anki ?? "",
     QDRANT_URL: urls.qdrant ?? "",
     EMBEDDING_PROVIDER: "openai",
     EMBEDDING_MODEL: "fake-embed-256",
