@@ -69,6 +69,11 @@ const list = z.preprocess(
     ),
 );
 
+/** Spec 004 step 6-4: the chat's default system prompt (Japanese, as the seed gives it). */
+export const DEFAULT_CHAT_SYSTEM_PROMPT =
+  "あなたは遊戯王OCGの対戦動画サムネイルを作成するアシスタントです。\n" +
+  "ユーザーの要望に応じて、必ずMCPツール（get_theme_illustrations または get_card_illustration）を使用して関連する公式カードイラストを参照し、それらを元に画像を生成してください。";
+
 export const ConfigSchema = z.object({
   // This server
   MCP_AUTH_TOKEN: tokens,
@@ -140,6 +145,29 @@ export const ConfigSchema = z.object({
   GEMINI_BASE_URL: url(),
   MCP_SERVER_URL: url(),
   MCP_SERVER_TOKEN: optStr(),
+  /** Per-call timeout of the chat's MCP client (connect, list, call). */
+  MCP_CALL_TIMEOUT_MS: int(30_000, 100, 300_000),
+  GEMINI_TIMEOUT_MS: int(120_000, 1_000, 600_000),
+  /** Tools the chat offers Gemini (comma-separated MCP names); `*` offers every tool the server lists. */
+  CHAT_TOOLS: z.preprocess(
+    blank,
+    z
+      .string()
+      .default("get_card_illustration,get_theme_illustrations")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+  ),
+  CHAT_SYSTEM_PROMPT: str(DEFAULT_CHAT_SYSTEM_PROMPT),
+  /** Rounds in which Gemini may call tools (each may hold several calls); then it must answer in text. */
+  CHAT_MAX_ROUNDS: int(5, 1, 20),
+  CHAT_MAX_HISTORY: int(50, 0, 500),
+  CHAT_MAX_BODY_BYTES: int(512 * 1024, 1024, 8 * 1024 * 1024),
+  /** `auto`: chain GEMINI_IMAGE_MODEL when tools fetched reference images and the answer has none. */
+  CHAT_IMAGE_MODE: z.preprocess(blank, z.enum(["auto", "always", "never"]).default("auto")),
 
   // Cards
   CARD_API_URL: url("https://db.ygoprodeck.com/api/v7"),

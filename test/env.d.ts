@@ -6,5 +6,6 @@ declare namespace Cloudflare {
     /** Points at the ComfyUI fake (test/fakes/comfyui.ts). */
     COMFYUI_URL: string;
     MCP_AUTH_TOKEN: string;
+    GEMINI_API_KEY: string;
   }
 }

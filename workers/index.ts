@@ -15,6 +15,8 @@ import {
   filesRoutes,
   JOBS_QUEUE,
 } from "./comfy/index";
+import { chatPage } from "./chat/page";
+import { chatApiRoutes } from "./chat/route";
 import { type AppEnv, mcpRoutes } from "./mcp/route";
 import { registry } from "./registry";
 import { toolRoutes } from "./rest";
@@ -26,6 +28,9 @@ export { ComfyJobStore } from "./comfy/index";
 const app = new Hono<AppEnv>();
 
 app.get("/health", (c) => c.json({ status: "ok", families: registry.familyNames(), tools: registry.list().length }));
+
+// The chat page is a static shell (no data, no secrets): the token is entered in the page.
+app.get("/chat", chatPage);
 
 /** Signed, expiring file links: the signature is the credential, so they sit before the auth check. */
 app.route("/", filesRoutes());
@@ -40,6 +45,10 @@ app.use("*", async (c, next) => {
 app.route("/", mcpRoutes(registry.familyNames()));
 app.route("/", toolRoutes(registry));
 app.route("/", comfyRoutes());
+app.route(
+  "/",
+  chatApiRoutes((req, env, ctx) => app.fetch(req, env, ctx)),
+);
 
 app.notFound((c) => c.json({ error: `No route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

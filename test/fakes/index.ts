@@ -10,6 +10,8 @@ import { echoFake } from "./echo";
 import { imagesFake } from "./images";
 import { tunnelFake } from "./tunnel";
 import { embeddingsFake } from "./embeddings";
+import { geminiFake } from "./gemini";
+import { startMcpFake } from "./mcp-server";
 import { qdrantFake } from "./qdrant";
 import { rerankerFake } from "./reranker";
 import { searchApiFake } from "./search-api";
@@ -33,8 +35,14 @@ export const FAKES: Record<string, FakeDefinition> = {
   embeddings: embeddingsFake,
   reranker: rerankerFake,
   search: searchApiFake,
+  gemini: geminiFake,
   ygoprodeck: ygoprodeckFake,
   comfyui: comfyuiFake,
+};
+
+/** Fakes that run their own server instead of the harness (they need long-lived streams). */
+const CUSTOM: Record<string, () => Promise<RunningFake>> = {
+  mcp: startMcpFake,
 };
 
 /** Worker settings that point at the running fakes. */
@@ -48,6 +56,8 @@ export function envForFakes(urls: Record<string, string>): Record<string, string
     EMBEDDING_BASE_URL: urls.embeddings ? `${urls.embeddings}/v1` : "",
     RERANK_URL: urls.reranker ?? "",
     SEARCH_API_URL: urls.search ? `${urls.search}/search` : "",
+    GEMINI_BASE_URL: urls.gemini ?? "",
+    GEMINI_API_KEY: "fake-gemini-key",
     CARD_API_URL: urls.ygoprodeck ? `${urls.ygoprodeck}/api/v7` : "",
     COMFYUI_URL: urls.comfyui ?? "",
   };
@@ -55,6 +65,9 @@ export function envForFakes(urls: Record<string, string>): Record<string, string
 
 /** Start every fake; returns them by key. */
 export async function startAllFakes(): Promise<Record<string, RunningFake>> {
-  const entries = await Promise.all(Object.entries(FAKES).map(async ([k, def]) => [k, await startFake(def)] as const));
+  const entries = await Promise.all([
+    ...Object.entries(FAKES).map(async ([k, def]) => [k, await startFake(def)] as const),
+    ...Object.entries(CUSTOM).map(async ([k, start]) => [k, await start()] as const),
+  ]);
   return Object.fromEntries(entries);
 }
