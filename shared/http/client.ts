@@ -11,7 +11,7 @@ export const USER_AGENT = "mcp-tools-worker/0.1 (+https://github.com/)";
 export interface Upstream {
   /** Display name used in messages, e.g. "Anki". */
   name: string;
-  /** Base URL without trailing slash (shown in messages; must not contain secrets). */
+  /** Base URL without trailing slash (messages show it through `shownUrl`, without credentials). */
   baseUrl: string;
   /** Cloudflare Access service token, sent as CF-Access-Client-Id/Secret when both are set. */
   access?: { clientId?: string | undefined; clientSecret?: string | undefined };
@@ -36,6 +36,19 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Statuses that are returned to the caller instead of thrown (e.g. [400, 404]). */
   acceptStatus?: number[];
+}
+
+/**
+ * A URL safe to show in messages and logs: no user:password, no query string (webhook and proxy
+ * URLs often carry credentials there), no trailing slash.
+ */
+export function shownUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`.replace(/\/+$/, "");
+  } catch {
+    return "(invalid URL)";
+  }
 }
 
 /** "250 ms" below a second, "15 s" above. */
@@ -84,6 +97,7 @@ export class HttpStatusError extends UpstreamError {
  */
 export async function upstreamFetch(up: Upstream, opts: RequestOptions = {}): Promise<Response> {
   const doFetch = up.fetch ?? fetch;
+  const shown = shownUrl(up.baseUrl);
   const url = opts.path && /^https?:\/\//.test(opts.path) ? opts.path : `${up.baseUrl}${opts.path ?? ""}`;
   const headers: Record<string, string> = {
     "User-Agent": USER_AGENT,
@@ -114,12 +128,12 @@ export async function upstreamFetch(up: Upstream, opts: RequestOptions = {}): Pr
       if (timeout.aborted) {
         throw new UpstreamError(
           up.name,
-          `${up.name} did not answer within ${formatDuration(opts.timeoutMs ?? 15_000)} at ${up.baseUrl}`,
+          `${up.name} did not answer within ${formatDuration(opts.timeoutMs ?? 15_000)} at ${shown}`,
           { cause: err, status: 408 },
         );
       }
       const hint = up.unreachableHint ? `: ${up.unreachableHint}` : "";
-      throw new UpstreamError(up.name, `${up.name} is not reachable at ${up.baseUrl}${hint}`, { cause: err });
+      throw new UpstreamError(up.name, `${up.name} is not reachable at ${shown}${hint}`, { cause: err });
     }
     if (res.ok || opts.acceptStatus?.includes(res.status)) return res;
     const text = await res.text().catch(() => "");
@@ -127,7 +141,7 @@ export async function upstreamFetch(up: Upstream, opts: RequestOptions = {}): Pr
       const loc = res.headers.get("location") ?? "";
       const msg = /cloudflareaccess\.com|cdn-cgi\/access/.test(loc)
         ? "Cloudflare Access rejected the service token"
-        : `${up.name} redirected to another location; check the URL ${up.baseUrl}`;
+        : `${up.name} redirected to another location; check the URL ${shown}`;
       throw new UpstreamError(up.name, msg, { status: res.status });
     }
     if (
@@ -140,13 +154,13 @@ export async function upstreamFetch(up: Upstream, opts: RequestOptions = {}): Pr
     if (res.status === 530) {
       throw new UpstreamError(
         up.name,
-        `${up.name} tunnel is down at ${up.baseUrl} (Cloudflare 530/1033): is cloudflared running?`,
+        `${up.name} tunnel is down at ${shown} (Cloudflare 530/1033): is cloudflared running?`,
         { status: 530 },
       );
     }
     if (res.status === 502 && /cloudflare/i.test(text)) {
       const hint = up.unreachableHint ? `: ${up.unreachableHint}` : "";
-      throw new UpstreamError(up.name, `${up.name} is not reachable at ${up.baseUrl}${hint}`, { status: 502 });
+      throw new UpstreamError(up.name, `${up.name} is not reachable at ${shown}${hint}`, { status: 502 });
     }
     throw new HttpStatusError(up, res, text);
   };
@@ -163,7 +177,7 @@ export async function upstreamJson<T = unknown>(up: Upstream, opts: RequestOptio
   } catch (err) {
     throw new UpstreamError(
       up.name,
-      `${up.name} answered with something that is not JSON (HTTP ${res.status}); check that ${up.baseUrl} is the right URL`,
+      `${up.name} answered with something that is not JSON (HTTP ${res.status}); check that ${shownUrl(up.baseUrl)} is the right URL`,
       { cause: err, status: res.status },
     );
   }

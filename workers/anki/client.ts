@@ -4,7 +4,7 @@
  */
 import type { Config } from "../../shared/config";
 import { UpstreamError } from "../../shared/errors";
-import { type Upstream, upstreamJson } from "../../shared/http/client";
+import { type Upstream, shownUrl, upstreamJson } from "../../shared/http/client";
 
 /** AnkiConnect API version sent in every envelope (and every `multi` action). */
 export const ANKI_VERSION = 6;
@@ -98,7 +98,7 @@ export class AnkiClient {
     }
     throw new UpstreamError(
       "Anki",
-      `Anki answered without an AnkiConnect envelope; check that ${this.up.baseUrl} is AnkiConnect.`,
+      `Anki answered without an AnkiConnect envelope; check that ${shownUrl(this.up.baseUrl)} is AnkiConnect.`,
     );
   }
 

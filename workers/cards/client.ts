@@ -10,6 +10,7 @@ import {
   type RequestOptions,
   type Upstream,
   isTransient,
+  shownUrl,
   upstreamFetch,
 } from "../../shared/http/client";
 import { sha1Hex } from "../../shared/images/encode";
@@ -83,7 +84,7 @@ export class CardApi {
     if (!parsed.success) {
       throw new UpstreamError(
         UPSTREAM,
-        `YGOPRODeck answered without a card list; check CARD_API_URL (${this.up.baseUrl})`,
+        `YGOPRODeck answered without a card list; check CARD_API_URL (${shownUrl(this.up.baseUrl)})`,
       );
     }
     const cards = parsed.data.data.flatMap((d) => {
@@ -174,7 +175,7 @@ export class CardApi {
     } catch {
       throw new UpstreamError(
         UPSTREAM,
-        `YGOPRODeck answered with something that is not JSON (HTTP ${res.status}); check CARD_API_URL (${this.up.baseUrl})`,
+        `YGOPRODeck answered with something that is not JSON (HTTP ${res.status}); check CARD_API_URL (${shownUrl(this.up.baseUrl)})`,
         { status: res.status },
       );
     }

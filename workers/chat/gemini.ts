@@ -6,6 +6,7 @@
 import { ApiError, type Content, type GenerateContentConfig, GoogleGenAI } from "@google/genai";
 import type { Config } from "../../shared/config";
 import { errorMessage } from "../../shared/errors";
+import { shownUrl } from "../../shared/http/client";
 
 /** Why a Gemini call failed; `status` is the HTTP status /api/chat answers with. */
 export class GeminiError extends Error {
@@ -112,7 +113,7 @@ export function createGenerate(config: Config): Generate {
     apiKey,
     ...(config.GEMINI_BASE_URL ? { httpOptions: { baseUrl: config.GEMINI_BASE_URL } } : {}),
   });
-  const where = config.GEMINI_BASE_URL ?? "generativelanguage.googleapis.com";
+  const where = config.GEMINI_BASE_URL ? shownUrl(config.GEMINI_BASE_URL) : "generativelanguage.googleapis.com";
   const redact = (s: string) => s.split(apiKey).join("[redacted]");
   return async ({ model, contents, config: genConfig }) => {
     const timeout = AbortSignal.timeout(config.GEMINI_TIMEOUT_MS);

@@ -11,12 +11,5 @@ export function checkVectors(value: unknown, provider: string, model: string): n
   return value as number[][];
 }
 
-/** A URL safe to show: no credentials, no query string. */
-export function safeUrl(raw: string): string {
-  try {
-    const u = new URL(raw);
-    return `${u.protocol}//${u.host}${u.pathname}`.replace(/\/+$/, "");
-  } catch {
-    return "(invalid URL)";
-  }
-}
+/** A URL safe to show: no credentials, no query string (the shared helper, under the name rag uses). */
+export { shownUrl as safeUrl } from "../../shared/http/client";
