@@ -4,12 +4,32 @@
  * progress notifications, and tool logs forwarded to the client as notifications/message.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "../log";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type LoggingLevel,
+  McpError,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { secretsOf } from "../config";
+import { type Logger, redact } from "../log";
 import type { Progress, ToolContext } from "./context";
 import type { AnyTool, ToolResult } from "./define-tool";
 import type { ToolRegistry } from "./registry";
 import { inputSchemaOf, outputSchemaOf } from "./schema";
+
+/** MCP log levels, least severe first (RFC 5424 order, as the spec lists them). */
+const LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 
 export const SERVER_INFO = { name: "mcp-tools-worker", title: "MCP tools on Cloudflare Workers", version: "0.1.0" };
 
@@ -45,6 +65,14 @@ export function createToolServer(
       "Tools reach the user's own apps (Anki, ComfyUI, Qdrant, web search, card art). Errors come back as tool results that say what to fix.",
   });
 
+  // One Server per session, so the level the client chose is simply kept here. (The SDK's own
+  // handler keys it by the transport's session id, which a tool's log call cannot pass.)
+  let minLevel: LoggingLevel | undefined;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    minLevel = request.params.level;
+    return {};
+  });
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list(scope).map(mcpToolEntry) as never,
   }));
@@ -65,9 +93,13 @@ export function createToolServer(
         .sendNotification({ method: "notifications/progress", params: { progressToken: token, ...p } })
         .catch(() => undefined);
     };
-    const forward = (level: "debug" | "info" | "warning" | "error", msg: string, data?: Record<string, unknown>) => {
-      void server
-        .sendLoggingMessage({ level, logger: tool.name, data: data ? { msg, ...data } : msg })
+    // Sent as part of this call (like progress), so it reaches the client on the call's own stream;
+    // redacted like the server log, since the data may quote an upstream's answer.
+    const forward = (level: LoggingLevel, msg: string, data?: Record<string, unknown>) => {
+      if (minLevel && LEVELS.indexOf(level) < LEVELS.indexOf(minLevel)) return;
+      const payload = redact(data ? { msg, ...data } : msg, secretsOf(b.config));
+      void extra
+        .sendNotification({ method: "notifications/message", params: { level, logger: tool.name, data: payload } })
         .catch(() => undefined);
     };
     const log: Logger = {
