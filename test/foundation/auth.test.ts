@@ -72,6 +72,44 @@ describe("auth and origin checks", () => {
     await own.text();
   });
 
+  it("refuses a foreign Origin on the SSE endpoints too (/sse, /sse/message, /{family}/sse)", async () => {
+    const evil = { Origin: "https://evil.example" };
+    const sse = await api("/sse", { headers: { ...evil, Accept: "text/event-stream" } });
+    expect(sse.status).toBe(403);
+    const family = await api("/anki/sse", { headers: { ...evil, Accept: "text/event-stream" } });
+    expect(family.status).toBe(403);
+    const message = await api("/sse/message?sessionId=any", {
+      method: "POST",
+      headers: { ...evil, "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(message.status).toBe(403);
+    expect(await message.json()).toEqual({
+      error: "Origin https://evil.example is not allowed. Add it to ALLOWED_ORIGINS if this is your own web client.",
+    });
+  });
+
+  it("keeps a scoped token to its families on POST /invoke and /tools/{name}, under either name spelling", async () => {
+    for (const name of ["anki.model_info", "anki_model_info"]) {
+      const invoke = await api("/invoke", { token: "test-token-core", method: "POST", json: { name, arguments: {} } });
+      expect(invoke.status, name).toBe(404);
+      expect(await invoke.json()).toEqual({ error: `Unknown tool: ${name}. GET /tools lists the available tools.` });
+      const rest = await api(`/tools/${name}`, { token: "test-token-core", method: "POST", json: {} });
+      expect(rest.status, name).toBe(404);
+    }
+    const own = await api("/invoke", {
+      token: "test-token-core",
+      method: "POST",
+      json: { name: "greet", arguments: { name: "Ян" } },
+    });
+    expect(own.status).toBe(200);
+    const openai = await api("/tools?format=openai", { token: "test-token-core" });
+    const names = ((await openai.json()) as { tools: { function: { name: string } }[] }).tools.map(
+      (t) => t.function.name,
+    );
+    expect(names.sort()).toEqual(["calculator", "greet"]);
+  });
+
   it("fails closed when no token is configured", async () => {
     const ctx = createExecutionContext();
     const res = await worker.fetch(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { registry } from "../../workers/registry";
 import { api, connect } from "../helpers/mcp";
 
 const INIT = {
@@ -79,15 +80,20 @@ describe("MCP over Streamable HTTP and SSE", () => {
     expect(await unknown.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32001 } });
   });
 
-  it("limits /{family}/mcp and /{family}/sse to that family", async () => {
-    for (const [path, t] of [
-      ["/core/mcp", "streamable-http"],
-      ["/core/sse", "sse"],
-    ] as const) {
-      const client = await connect(path, t);
-      const names = (await client.listTools()).tools.map((x) => x.name).sort();
-      expect(names).toEqual(["calculator", "greet"]);
-      await client.close();
-    }
+  it("serves every family of ARCHITECTURE §1 on its own route", () => {
+    expect(registry.familyNames()).toEqual(["core", "anki", "search", "rag", "comfy", "cards"]);
   });
+
+  for (const family of registry.families) {
+    it(`limits /${family.name}/mcp and /${family.name}/sse to the ${family.name} tools`, async () => {
+      const expected = family.tools.map((t) => t.name).sort();
+      expect(expected.length).toBeGreaterThan(0);
+      for (const t of ["streamable-http", "sse"] as const) {
+        const client = await connect(`/${family.name}/${t === "sse" ? "sse" : "mcp"}`, t);
+        expect((await client.listTools()).tools.map((x) => x.name).sort(), t).toEqual(expected);
+        await client.ping();
+        await client.close();
+      }
+    });
+  }
 });
