@@ -51,11 +51,12 @@ const GEMINI_KEEP = new Set([
 
 type Json = JsonSchema;
 
+/** The description with the schema's default spelled out (these formats drop `default`), unless it already says it. */
 function withDefaultNote(description: unknown, def: unknown): string | undefined {
   const d = typeof description === "string" ? description : undefined;
-  if (def === undefined) return d;
+  if (def === undefined || (d && /\bdefault\b/i.test(d))) return d;
   const note = `Default: ${JSON.stringify(def)}.`;
-  return d ? `${d} ${note}` : note;
+  return d ? `${d}${/[.!?…]$/.test(d) ? "" : "."} ${note}` : note;
 }
 
 function addNull(schema: Json): Json {

@@ -32,6 +32,24 @@ function strictViolations(s: Json, path = "$"): string[] {
   return out;
 }
 
+/** The JSON Schema subset Gemini documents for parametersJsonSchema. */
+const GEMINI_KEYWORDS = new Set(
+  "$id $defs $ref $anchor type format title description enum items prefixItems minItems maxItems minimum maximum anyOf oneOf properties additionalProperties required".split(
+    " ",
+  ),
+);
+
+/** Every keyword used in a schema (property names are not keywords). */
+function schemaKeywords(s: unknown): string[] {
+  if (Array.isArray(s)) return s.flatMap(schemaKeywords);
+  if (!s || typeof s !== "object") return [];
+  return Object.entries(s).flatMap(([k, v]) => {
+    if (k === "properties" || k === "$defs") return [k, ...Object.values(v as Json).flatMap(schemaKeywords)];
+    if (k === "enum" || k === "required") return [k];
+    return [k, ...schemaKeywords(v)];
+  });
+}
+
 function hasKeyDeep(v: unknown, key: string): boolean {
   if (Array.isArray(v)) return v.some((x) => hasKeyDeep(x, key));
   if (v && typeof v === "object") return Object.entries(v).some(([k, x]) => k === key || hasKeyDeep(x, key));
@@ -45,6 +63,7 @@ const sample = defineTool({
   input: z.strictObject({
     query: z.string().describe("Text"),
     limit: z.number().int().min(1).max(50).default(5).describe("How many"),
+    depth: z.number().int().default(3).describe("Depth (default 3)."),
     mode: z.enum(["a", "b"]).optional().describe("Mode"),
     site: z.url().optional().describe("URL"),
     items: z
@@ -62,7 +81,8 @@ describe("exporters", () => {
     expect(strictViolations(schema)).toEqual([]);
     const props = schema.properties as Record<string, Json>;
     expect(props.query).toEqual({ type: "string", description: "Text" });
-    expect(props.limit).toMatchObject({ type: ["integer", "null"], description: "How many Default: 5." });
+    expect(props.limit).toMatchObject({ type: ["integer", "null"], description: "How many. Default: 5." });
+    expect(props.depth).toMatchObject({ description: "Depth (default 3)." });
     expect(props.mode).toMatchObject({ type: ["string", "null"], enum: ["a", "b", null] });
     expect(props.site).toMatchObject({ type: ["string", "null"] });
   });
@@ -88,19 +108,29 @@ describe("exporters", () => {
     );
   });
 
-  it("GET /tools?format=openai is valid strict mode for every strict tool, with provider-safe names that invoke back", async () => {
+  /**
+   * Tools whose input holds a free-form map cannot be strict (strict mode needs additionalProperties:
+   * false on every object): Anki note fields keyed by the note type's own field names, and Qdrant
+   * payload filters keyed by the user's payload fields. Every other tool must stay strict.
+   */
+  const NON_STRICT = ["anki_add_from_model", "anki_add_notes", "qdrant-find"];
+
+  it("GET /tools?format=openai is strict mode for every tool but the free-form-map ones, with names that invoke back", async () => {
     const { tools } = (await (await api("/tools?format=openai")).json()) as {
       tools: { type: string; function: { name: string; parameters: Json; strict: boolean } }[];
     };
-    expect(tools.length).toBeGreaterThan(1);
+    const mcp = (await (await api("/tools?format=mcp")).json()) as { tools: { name: string }[] };
+    expect(tools.map((t) => t.function.name).sort()).toEqual(mcp.tools.map((m) => providerName(m.name)).sort());
+    expect(tools.filter((t) => !t.function.strict).map((t) => t.function.name)).toEqual(NON_STRICT);
     for (const t of tools) {
       expect(t.type).toBe("function");
       expect(t.function.name).toMatch(NAME);
       if (t.function.strict) expect(strictViolations(t.function.parameters), t.function.name).toEqual([]);
       expect(hasKeyDeep(t.function.parameters, "format"), t.function.name).toBe(false);
-      const mcp = (await (await api("/tools?format=mcp")).json()) as { tools: { name: string }[] };
-      const original = mcp.tools.find((m) => providerName(m.name) === t.function.name);
-      expect(original, t.function.name).toBeDefined();
+      // The provider name reaches the same tool: arguments that are not an object fail its validation (400), not 404.
+      const back = await api("/invoke", { method: "POST", json: { name: t.function.name, arguments: [] } });
+      expect(back.status, t.function.name).toBe(400);
+      expect(((await back.json()) as { error: string }).error, t.function.name).toMatch(/^Invalid arguments: /);
     }
   });
 
@@ -112,6 +142,10 @@ describe("exporters", () => {
     expect(decls.length).toBeGreaterThan(1);
     for (const d of decls) {
       expect(d.name).toMatch(GEMINI_NAME);
+      expect(
+        schemaKeywords(d.parametersJsonSchema).filter((k) => !GEMINI_KEYWORDS.has(k)),
+        d.name,
+      ).toEqual([]);
       expect(d.parametersJsonSchema.type).toBe("object");
       expect(hasKeyDeep(d, "$schema")).toBe(false);
       expect(hasKeyDeep(d, "parameters")).toBe(false);
