@@ -9,3 +9,9 @@ declare namespace Cloudflare {
     GEMINI_API_KEY: string;
   }
 }
+
+/** Vite's `?raw` imports: a file's text (used to check .dev.vars.example against the config schema). */
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, secretsOf } from "../../shared/config";
+import example from "../../.dev.vars.example?raw";
+import { ConfigError, ConfigSchema, loadConfig, secretsOf } from "../../shared/config";
 
 describe("settings", () => {
   it("applies defaults, and treats empty variables as unset", () => {
@@ -44,5 +45,24 @@ describe("settings", () => {
     });
     expect(c.COMFYUI_URL).toBe("https://comfy.example.com");
     expect(secretsOf(c)).toEqual(expect.arrayContaining(["tok-123456", "AIza-secret"]));
+  });
+
+  it(".dev.vars.example lists every setting, each under a comment, and parses as it stands", () => {
+    const lines = example.split("\n");
+    const listed = lines.flatMap((l) => /^([A-Z][A-Z0-9_]*)=/.exec(l)?.[1] ?? []);
+    expect(listed.sort()).toEqual(Object.keys(ConfigSchema.shape).sort());
+    lines.forEach((line, i) => {
+      if (!/^[A-Z]/.test(line)) return;
+      // A setting sits right under its comment, or in a block of settings that opens with one.
+      let j = i - 1;
+      while (j >= 0 && /^[A-Z]/.test(lines[j] ?? "")) j--;
+      expect(lines[j] ?? "", line).toMatch(/^#/);
+    });
+    const vars: Record<string, string> = {};
+    for (const l of lines) {
+      const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(l);
+      if (m?.[1]) vars[m[1]] = m[2] ?? "";
+    }
+    expect(() => loadConfig(vars)).not.toThrow();
   });
 });
