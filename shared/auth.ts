@@ -72,11 +72,14 @@ export function scopeFor(grant: TokenGrant, routeFamily?: string): string[] | un
  * @throws HttpError 403 for a foreign Origin.
  */
 export function checkOrigin(origin: string | null | undefined, requestUrl: string, allowed: readonly string[]): void {
-  if (!origin) return;
-  const self = new URL(requestUrl).origin;
-  if (origin === self || allowed.includes(origin) || allowed.includes("*")) return;
+  if (!origin || isAllowedOrigin(origin, requestUrl, allowed)) return;
   throw new HttpError(
     403,
     `Origin ${origin} is not allowed. Add it to ALLOWED_ORIGINS if this is your own web client.`,
   );
+}
+
+/** True for this server's own origin and those listed in ALLOWED_ORIGINS (`*` allows any). */
+export function isAllowedOrigin(origin: string, requestUrl: string, allowed: readonly string[]): boolean {
+  return origin === new URL(requestUrl).origin || allowed.includes(origin) || allowed.includes("*");
 }

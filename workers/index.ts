@@ -3,7 +3,8 @@
  * Durable Objects and the queue handler.
  */
 import { Hono } from "hono";
-import { authenticate } from "../shared/auth";
+import { cors } from "hono/cors";
+import { authenticate, isAllowedOrigin } from "../shared/auth";
 import { ConfigError, loadConfig } from "../shared/config";
 import { HttpError } from "../shared/errors";
 import { createLogger } from "../shared/log";
@@ -26,6 +27,20 @@ export { AnkiDedup } from "./anki/dedup-store";
 export { ComfyJobStore } from "./comfy/index";
 
 const app = new Hono<AppEnv>();
+
+/**
+ * Web clients at an allowed origin (ALLOWED_ORIGINS, or this server's own) may call every route.
+ * A browser's preflight carries no token, so it is answered here, before the auth check; requests
+ * without an Origin (every non-browser client) skip this entirely.
+ */
+const allowCors = cors({
+  origin: (origin, c) => (isAllowedOrigin(origin, c.req.url, loadConfig(c.env).ALLOWED_ORIGINS) ? origin : null),
+  allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+  allowHeaders: ["Authorization", "Content-Type", "Accept", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
+  exposeHeaders: ["mcp-session-id", "WWW-Authenticate"],
+  maxAge: 86_400,
+});
+app.use("*", (c, next) => (c.req.header("Origin") ? allowCors(c, next) : next()));
 
 app.get("/health", (c) => c.json({ status: "ok", families: registry.familyNames(), tools: registry.list().length }));
 

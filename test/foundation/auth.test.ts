@@ -110,6 +110,47 @@ describe("auth and origin checks", () => {
     expect(names.sort()).toEqual(["calculator", "greet"]);
   });
 
+  it("lets a web client at an ALLOWED_ORIGINS origin through CORS: preflight without a token, then the call", async () => {
+    const send = async (req: Request) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(req, { ...env, ALLOWED_ORIGINS: "https://app.example" }, ctx);
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const preflight = (origin: string) =>
+      send(
+        new Request("https://mcp.test/mcp", {
+          method: "OPTIONS",
+          headers: {
+            Origin: origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization,content-type,mcp-protocol-version",
+          },
+        }),
+      );
+    const ok = await preflight("https://app.example");
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
+    expect(ok.headers.get("Access-Control-Allow-Headers")).toMatch(/Authorization.*mcp-protocol-version/);
+    expect(ok.headers.get("Access-Control-Allow-Methods")).toMatch(/POST/);
+
+    const call = await send(
+      new Request("https://mcp.test/mcp", {
+        method: "POST",
+        headers: { ...ACCEPT, Origin: "https://app.example", Authorization: "Bearer test-token-all" },
+        body: INIT,
+      }),
+    );
+    expect(call.status).toBe(200);
+    expect(call.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
+    expect(call.headers.get("Access-Control-Expose-Headers")).toMatch(/mcp-session-id/);
+    expect(call.headers.get("mcp-session-id")).toBeTruthy();
+    await call.text();
+
+    const foreign = await preflight("https://evil.example");
+    expect(foreign.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+
   it("fails closed when no token is configured", async () => {
     const ctx = createExecutionContext();
     const res = await worker.fetch(
