@@ -80,6 +80,15 @@ describe("MCP over Streamable HTTP and SSE", () => {
     expect(await unknown.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32001 } });
   });
 
+  it("refuses a message for an SSE session that has no open stream, instead of accepting it into the void", async () => {
+    const res = await api(`/sse/message?sessionId=${crypto.randomUUID()}`, {
+      method: "POST",
+      json: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/^Session not found: open a new SSE stream/);
+  });
+
   it("serves every family of ARCHITECTURE §1 on its own route", () => {
     expect(registry.familyNames()).toEqual(["core", "anki", "search", "rag", "comfy", "cards"]);
   });

@@ -26,6 +26,22 @@ export class ToolsMcp extends McpAgent<Env, unknown, SessionProps> {
     this.server = createToolServer(registry, this.props?.scope, () => this.contextBase());
   }
 
+  /**
+   * A message for an SSE session with no open stream (an unknown id, or a stream that closed) could
+   * never be answered; agents would still say 202 and the client would wait until it times out.
+   * Refusing it (400 "Session not found") tells the client at once to open a new stream.
+   */
+  override async onSSEMcpMessage(
+    sessionId: string,
+    messageBody: unknown,
+    extraInfo?: Parameters<McpAgent["onSSEMcpMessage"]>[2],
+  ): Promise<Error | null> {
+    if ([...this.getConnections()].length === 0) {
+      return new Error("Session not found: open a new SSE stream (GET /sse) and use the endpoint it sends.");
+    }
+    return super.onSSEMcpMessage(sessionId, messageBody, extraInfo);
+  }
+
   private contextBase() {
     const config = loadConfig(this.env);
     return {
