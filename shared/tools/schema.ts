@@ -4,14 +4,14 @@ import type { AnyTool } from "./define-tool";
 
 export type JsonSchema = Record<string, unknown>;
 
-const inputCache = new WeakMap<z.ZodType, JsonSchema>();
+const caches = { input: new WeakMap<z.ZodType, JsonSchema>(), output: new WeakMap<z.ZodType, JsonSchema>() };
 
-/** JSON Schema (draft 2020-12 subset) of a zod type, without `$schema`, as inputs are accepted. */
+/** JSON Schema (draft 2020-12 subset) of a zod type, without `$schema`; computed once per schema and io. */
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
-  const hit = io === "input" ? inputCache.get(schema) : undefined;
+  const hit = caches[io].get(schema);
   if (hit) return hit;
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  if (io === "input") inputCache.set(schema, rest);
+  caches[io].set(schema, rest);
   return rest;
 }
 

@@ -78,6 +78,8 @@ describe("secrets stay out of error messages and logs", () => {
       expect(body).toContain("127.0.0.1:9");
       expect(body).not.toContain(SECRET);
       expect(logs).not.toContain(SECRET);
+      // The caller's bearer token is never logged either, even at LOG_LEVEL=debug.
+      expect(logs).not.toContain("test-token-all");
     });
   }
 });
