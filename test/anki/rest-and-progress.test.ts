@@ -41,4 +41,51 @@ describe("Anki tools beyond tools/call", () => {
     expect(seen.map((p) => p.message)).toEqual(["Reading from Anki", "Checking notes", "Adding notes"]);
     expect(seen.every((p) => p.total === 4)).toBe(true);
   });
+
+  /**
+   * Over the legacy SSE transport, read straight from the stream: the SDK's SSE client, run inside
+   * workerd, hands every event to the client twice (Node's does not), so the wire is the witness.
+   */
+  it("reports progress over SSE too: each step once, before the result, on the session's stream", async () => {
+    const stream = await api("/anki/sse", { headers: { Accept: "text/event-stream" } });
+    const reader = (stream.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let wire = "";
+    const readUntil = async (re: RegExp) => {
+      while (!re.test(wire)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${re}`);
+        wire += value;
+      }
+    };
+    await readUntil(/event: endpoint\ndata: \S+/);
+    const endpoint = /event: endpoint\ndata: (\S+)/.exec(wire)?.[1] ?? "";
+    const post = async (message: unknown) => (await api(endpoint, { method: "POST", json: message })).status;
+    const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
+    expect(await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: init })).toBe(202);
+    await readUntil(/"id":1,/);
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const item = { Prompt: `progress ${crypto.randomUUID()}`, dedup_key: crypto.randomUUID() };
+    const call = { name: "anki.add_from_model", arguments: { items: [item] }, _meta: { progressToken: "p-1" } };
+    expect(await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call })).toBe(202);
+    await readUntil(/"id":2,/);
+    await reader.cancel();
+    const messages = [...wire.matchAll(/^event: message\ndata: (.+)$/gm)].map(
+      (m) =>
+        JSON.parse(m[1] ?? "") as {
+          id?: number;
+          method?: string;
+          params?: { progressToken?: string; message?: string };
+        },
+    );
+    const afterInit = messages.filter((m) => m.id !== 1);
+    expect(afterInit.map((m) => m.params?.message ?? `result ${m.id}`)).toEqual([
+      "Reading from Anki",
+      "Checking notes",
+      "Adding notes",
+      "result 2",
+    ]);
+    expect(
+      afterInit.slice(0, 3).every((m) => m.method === "notifications/progress" && m.params?.progressToken === "p-1"),
+    ).toBe(true);
+  });
 });
