@@ -157,6 +157,8 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export interface LoadResult {
   n: number;
+  /** Operations that threw (counted, not timed). */
+  errors: number;
   p50: number;
   p95: number;
   p99: number;
@@ -171,14 +173,19 @@ export async function load(
   op: (worker: number, i: number) => Promise<unknown>,
 ): Promise<LoadResult> {
   const times: number[] = [];
+  let errors = 0;
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, w) => {
       for (let i = next++; i < total; i = next++) {
         const t = performance.now();
-        await op(w, i);
-        times.push(performance.now() - t);
+        try {
+          await op(w, i);
+          times.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
       }
     }),
   );
@@ -186,6 +193,7 @@ export async function load(
   times.sort((a, b) => a - b);
   return {
     n: times.length,
+    errors,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
     p99: percentile(times, 99),

@@ -18,6 +18,9 @@ if (chosen.length === 0) {
   console.error(`No such section. Sections: ${SECTIONS.map((s) => s.name).join(", ")}`);
   process.exit(2);
 }
+// A transport's background stream failing under load must not end the whole run.
+process.on("unhandledRejection", (err) => console.error(`(unhandled: ${String(err)})`));
+
 const vars = Object.assign({}, ...chosen.map((s) => s.vars ?? {}));
 const stack = await startStack(vars);
 try {
