@@ -57,6 +57,20 @@ async function waitFor(url: string, child: ChildProcess, ms: number): Promise<vo
   throw new Error(`wrangler dev did not answer ${url} within ${ms / 1000} s`);
 }
 
+/**
+ * fetch that retries once when a reused keep-alive socket turns out to be closed by the server
+ * ("other side closed"): a client-side race of loopback keep-alive, not a server failure.
+ */
+export async function retryStaleSocket(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== "UND_ERR_SOCKET") throw err;
+    return fetch(input, init);
+  }
+}
+
 /** Start fakes + `wrangler dev --local`; `vars` override settings. */
 export async function startStack(vars: Record<string, string> = {}): Promise<Stack> {
   const fakes = await startAllFakes();
@@ -134,6 +148,7 @@ export async function startStack(vars: Record<string, string> = {}): Promise<Sta
       await c.connect(
         new StreamableHTTPClientTransport(new URL(path, url), {
           requestInit: { headers: { Authorization: `Bearer ${BENCH_TOKEN}` } },
+          fetch: retryStaleSocket,
         }),
       );
       clients.push(c);

@@ -27,7 +27,14 @@ try {
   for (const section of chosen) {
     console.log(`\n# ${section.name}`);
     const t = performance.now();
-    await section.run(stack);
+    try {
+      await section.run(stack);
+    } catch (err) {
+      console.error(
+        `section ${section.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      process.exitCode = 1;
+    }
     console.log(`(${section.name}: ${((performance.now() - t) / 1000).toFixed(1)} s)`);
   }
 } finally {
