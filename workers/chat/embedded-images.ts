@@ -2,8 +2,11 @@
  * @module Images a tool put inside JSON instead of image blocks: spec 004's literal return shapes
  * ({mimeType, data} and {illustrations: [{card_name, mimeType, data}]}, as text or as
  * structuredContent) and image data: URLs. They are taken out, so Gemini gets them as image parts,
- * and each is replaced by a pointer, so no base64 stays inside the JSON.
+ * and each is replaced by a pointer, so no base64 stays inside the JSON. Only data whose first
+ * bytes are a PNG, JPEG, GIF or WebP header counts as an image.
  */
+import { fromBase64 } from "../../shared/images/encode";
+import { sniffImage } from "../../shared/images/sniff";
 
 /** An image in standard base64. */
 export interface EmbeddedImage {
@@ -14,6 +17,15 @@ export interface EmbeddedImage {
 const IMAGE_MIME = /^image\/[\w.+-]+$/;
 const BASE64 = /^[A-Za-z0-9+/=\r\n]+$/;
 const DATA_URL = /^data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/=\r\n]+)$/;
+
+/** Whether base64 `data` starts like an image we know (decodes only its first 48 bytes). */
+function looksLikeImage(data: string): boolean {
+  try {
+    return sniffImage(fromBase64(data.replace(/\s+/g, "").slice(0, 64))) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** Collects images once each (by their data) and hands out the pointer that replaces them. */
 export class ImageCollector {
@@ -47,14 +59,18 @@ export class ImageCollector {
   strip(value: unknown): unknown {
     if (typeof value === "string") {
       const m = DATA_URL.exec(value);
-      return m?.[1] && m[2] ? this.pointer(this.add(m[1], m[2])) : value;
+      return m?.[1] && m[2] && looksLikeImage(m[2]) ? this.pointer(this.add(m[1], m[2])) : value;
     }
     if (Array.isArray(value)) return value.map((v) => this.strip(v));
     if (!value || typeof value !== "object") return value;
     const obj = value as Record<string, unknown>;
     const { mimeType, data } = obj;
     const isImage =
-      typeof mimeType === "string" && IMAGE_MIME.test(mimeType) && typeof data === "string" && BASE64.test(data);
+      typeof mimeType === "string" &&
+      IMAGE_MIME.test(mimeType) &&
+      typeof data === "string" &&
+      BASE64.test(data) &&
+      looksLikeImage(data);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) {
       out[k] = isImage && k === "data" ? this.pointer(this.add(mimeType, data)) : this.strip(v);
