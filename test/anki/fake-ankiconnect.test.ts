@@ -95,6 +95,22 @@ describe("fake AnkiConnect", () => {
     });
   });
 
+  it("checks the schema of the request body only, not of multi's inner actions (they go straight to handler())", async () => {
+    expect(await json({ action: 1, version: 6 })).toEqual({ result: null, error: "1 is not of type 'string'" });
+    expect(await json({ action: "multi", version: 6, params: { actions: [{}, { action: 1, version: 6 }] } })).toEqual({
+      result: [
+        { result: null, error: "unsupported action" },
+        { result: null, error: "unsupported action" },
+      ],
+      error: null,
+    });
+    expect(await json({ action: "multi", version: 6, params: { actions: [{ action: "version" }, 1] } })).toEqual({
+      result: null,
+      error: "'int' object has no attribute 'get'",
+    });
+    expect(await json({ action: "constructor", version: 6 })).toEqual({ result: null, error: "unsupported action" });
+  });
+
   it("rolls back the whole addNotes batch on one failure (2025) and reports each failure as a Python list", async () => {
     await json({ action: "addNote", version: 6, params: { note: note("dup") } });
     const out = await json({
