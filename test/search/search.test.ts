@@ -184,6 +184,15 @@ describe("web_search (spec 003)", () => {
     await client.close();
   });
 
+  it("says when nothing was found (and search returns an empty page)", async () => {
+    await fakeControl("search", { empty: true });
+    const res = await call("web_search", { query: "  нет такого  " });
+    expect(res.isError).toBeFalsy();
+    expect(textOf(res)).toBe("По запросу «нет такого» ничего не найдено.");
+    const page = await call("search", { query: "нет такого" });
+    expect(page.structuredContent).toEqual({ results: [], nextCursor: null });
+  });
+
   it("is reachable at POST /tools/web_search with {query, max_results}", async () => {
     const res = await api("/tools/web_search", { method: "POST", json: { query: "n8n", max_results: 2 } });
     expect(res.status).toBe(200);
