@@ -80,6 +80,19 @@ describe("anki.add_from_model", () => {
     expect((await ankiState(FAKE)).notes.map((n) => n.fields.Prompt)).toEqual(["twin", "other"]);
   });
 
+  it("stays within 5 requests on the longest path: new deck, dedup keys, images, and a refused batch", async () => {
+    const png = toBase64(makePng(8, 8));
+    const image = { image_base64: png, target_field: "Response", filename: "twin.png" };
+    const items = [
+      { Prompt: "twin", dedup_key: `twin-${crypto.randomUUID()}`, images: [image] },
+      { Prompt: "other", images: [image] },
+      { Prompt: "twin" },
+    ];
+    const out = dataOf<AddResult>(await add({ deck: "Neu", items }));
+    expect(out.details.map((d) => d.status)).toEqual(["ok", "ok", "duplicate"]);
+    expect(await ankiRequests(FAKE)).toBe(5);
+  });
+
   it("works with the 2023 add-on (no canAddNotesWithErrorDetail, addNotes answers null for a failed note)", async () => {
     await resetFake(FAKE, { legacy: true });
     await ankiAction(FAKE, "addNote", {
