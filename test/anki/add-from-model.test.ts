@@ -97,10 +97,11 @@ describe("anki.add_from_model", () => {
     await resetFake(FAKE, { legacy: true });
     await ankiAction(FAKE, "addNote", {
       note: { deckName: "Default", modelName: "Basic", fields: { Front: "old" } },
-    }).catch(() => undefined);
-    await add({ model: "Basic", items: [{ Front: "old" }] });
+    });
     const out = dataOf<AddResult>(await add({ model: "Basic", items: [{ Front: "old" }, { Front: "fresh" }] }));
     expect(out.details.map((d) => d.status)).toEqual(["duplicate", "ok"]);
+    expect(out.details[0]?.error).toBe("cannot create note because it is a duplicate");
+    expect((await ankiState(FAKE)).notes.map((n) => n.fields.Front)).toEqual(["old", "fresh"]);
   });
 
   it("names an unknown model clearly", async () => {
