@@ -107,6 +107,14 @@ describe("qdrant-find (spec 002)", () => {
     expect(textOf(res)).toMatch(/^1\. \(score: 1\.000\) Раздел А/);
   });
 
+  it("takes filter values Qdrant can match (text, integer, boolean), not floats", async () => {
+    const res = await call("qdrant-find", { query: Q, filter: { chunk: 1.5 } });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toBe(
+      "Invalid arguments: filter.chunk: must be text, an integer or a boolean (what Qdrant can match exactly)",
+    );
+  });
+
   it("rejects a limit above 50", async () => {
     const res = await call("qdrant-find", { query: Q, limit: 51 });
     expect(res.isError).toBe(true);

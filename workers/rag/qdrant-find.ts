@@ -77,7 +77,13 @@ export const qdrantFind = defineTool({
     collection: z.string().trim().min(1).optional().describe("Qdrant collection (default: QDRANT_COLLECTION)"),
     score_threshold: z.number().optional().describe("Drop candidates whose vector score is below this value"),
     filter: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      // Qdrant's match value is a string, an integer or a boolean (a float is a 400 format error).
+      .record(
+        z.string(),
+        z.union([z.string(), z.number().int(), z.boolean()], {
+          error: "must be text, an integer or a boolean (what Qdrant can match exactly)",
+        }),
+      )
       .optional()
       .describe('Payload fields that must match exactly, e.g. {"source": "docs/setup.md"}'),
     rerank: z
