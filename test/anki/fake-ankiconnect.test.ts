@@ -48,6 +48,11 @@ describe("fake AnkiConnect", () => {
       error: expect.stringContaining("unexpected keyword argument 'foobar'"),
     });
     expect(await json({})).toEqual({ result: null, error: "'action' is a required property" });
+    expect(await json("{'action': 'version'}")).toEqual({
+      result: null,
+      error: "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+    });
+    expect(await json("not json")).toEqual({ result: null, error: "Expecting value: line 1 column 1 (char 0)" });
   });
 
   it("returns bare results without a version, and the banner for an empty body", async () => {

@@ -181,6 +181,24 @@ export function pyDumps(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/**
+ * Python's json.loads message for the two common mistakes: an object whose first key is not in
+ * double quotes (e.g. a Python dict repr), and text that is not JSON at all.
+ */
+function jsonError(raw: string): string {
+  const at = (i: number) => {
+    const before = raw.slice(0, i);
+    const line = before.split("\n").length;
+    return `line ${line} column ${i - before.lastIndexOf("\n")} (char ${i})`;
+  };
+  const start = raw.search(/\S/);
+  if (raw[start] === "{") {
+    const key = start + 1 + raw.slice(start + 1).search(/\S|$/);
+    if (raw[key] !== '"' && raw[key] !== "}") return `Expecting property name enclosed in double quotes: ${at(key)}`;
+  }
+  return `Expecting value: ${at(start === -1 ? raw.length : start)}`;
+}
+
 /** Python's type name of a JSON value. */
 function pyType(v: unknown): string {
   if (v === null || v === undefined) return "NoneType";
@@ -293,7 +311,7 @@ export function makeAnkiFake(name: string): FakeDefinition {
       try {
         parsed = JSON.parse(raw);
       } catch {
-        out = reply(null, "Expecting value: line 1 column 1 (char 0)");
+        out = reply(null, jsonError(raw));
       }
       const action = (parsed as { action?: unknown } | undefined)?.action;
       if (origin && !allowOrigin(origin) && action !== "requestPermission") {
