@@ -57,6 +57,20 @@ async function waitFor(url: string, child: ChildProcess, ms: number): Promise<vo
   throw new Error(`wrangler dev did not answer ${url} within ${ms / 1000} s`);
 }
 
+/**
+ * fetch that retries once when a reused keep-alive socket turns out to be closed by the server
+ * ("other side closed"): a client-side race of loopback keep-alive, not a server failure.
+ */
+export async function retryStaleSocket(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== "UND_ERR_SOCKET") throw err;
+    return fetch(input, init);
+  }
+}
+
 /** Start fakes + `wrangler dev --local`; `vars` override settings. */
 export async function startStack(vars: Record<string, string> = {}): Promise<Stack> {
   const fakes = await startAllFakes();
@@ -134,6 +148,7 @@ export async function startStack(vars: Record<string, string> = {}): Promise<Sta
       await c.connect(
         new StreamableHTTPClientTransport(new URL(path, url), {
           requestInit: { headers: { Authorization: `Bearer ${BENCH_TOKEN}` } },
+          fetch: retryStaleSocket,
         }),
       );
       clients.push(c);
@@ -157,6 +172,8 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export interface LoadResult {
   n: number;
+  /** Operations that threw (counted, not timed). */
+  errors: number;
   p50: number;
   p95: number;
   p99: number;
@@ -171,14 +188,19 @@ export async function load(
   op: (worker: number, i: number) => Promise<unknown>,
 ): Promise<LoadResult> {
   const times: number[] = [];
+  let errors = 0;
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, w) => {
       for (let i = next++; i < total; i = next++) {
         const t = performance.now();
-        await op(w, i);
-        times.push(performance.now() - t);
+        try {
+          await op(w, i);
+          times.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
       }
     }),
   );
@@ -186,6 +208,7 @@ export async function load(
   times.sort((a, b) => a - b);
   return {
     n: times.length,
+    errors,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
     p99: percentile(times, 99),

@@ -144,12 +144,18 @@ export async function upstreamFetch(up: Upstream, opts: RequestOptions = {}): Pr
         : `${up.name} redirected to another location; check the URL ${shown}`;
       throw new UpstreamError(up.name, msg, { status: res.status });
     }
-    if (
-      (res.status === 401 || res.status === 403) &&
-      /cloudflare|access/i.test(text) &&
-      up.access?.clientId !== undefined
-    ) {
-      throw new UpstreamError(up.name, "Cloudflare Access rejected the service token", { status: res.status });
+    if (res.status === 401 || res.status === 403) {
+      if (up.access?.clientId !== undefined && /cloudflare|access/i.test(text)) {
+        throw new UpstreamError(up.name, "Cloudflare Access rejected the service token", { status: res.status });
+      }
+      // A Service-Auth-only Access app answers 403 (no login page) when no token is sent.
+      if (/cloudflare access|cloudflareaccess\.com|cdn-cgi\/access/i.test(text)) {
+        throw new UpstreamError(
+          up.name,
+          `Cloudflare Access in front of ${up.baseUrl} requires a service token: set CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET`,
+          { status: res.status },
+        );
+      }
     }
     if (res.status === 530) {
       throw new UpstreamError(

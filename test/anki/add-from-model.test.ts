@@ -80,14 +80,28 @@ describe("anki.add_from_model", () => {
     expect((await ankiState(FAKE)).notes.map((n) => n.fields.Prompt)).toEqual(["twin", "other"]);
   });
 
+  it("stays within 5 requests on the longest path: new deck, dedup keys, images, and a refused batch", async () => {
+    const png = toBase64(makePng(8, 8));
+    const image = { image_base64: png, target_field: "Response", filename: "twin.png" };
+    const items = [
+      { Prompt: "twin", dedup_key: `twin-${crypto.randomUUID()}`, images: [image] },
+      { Prompt: "other", images: [image] },
+      { Prompt: "twin" },
+    ];
+    const out = dataOf<AddResult>(await add({ deck: "Neu", items }));
+    expect(out.details.map((d) => d.status)).toEqual(["ok", "ok", "duplicate"]);
+    expect(await ankiRequests(FAKE)).toBe(5);
+  });
+
   it("works with the 2023 add-on (no canAddNotesWithErrorDetail, addNotes answers null for a failed note)", async () => {
     await resetFake(FAKE, { legacy: true });
     await ankiAction(FAKE, "addNote", {
       note: { deckName: "Default", modelName: "Basic", fields: { Front: "old" } },
-    }).catch(() => undefined);
-    await add({ model: "Basic", items: [{ Front: "old" }] });
+    });
     const out = dataOf<AddResult>(await add({ model: "Basic", items: [{ Front: "old" }, { Front: "fresh" }] }));
     expect(out.details.map((d) => d.status)).toEqual(["duplicate", "ok"]);
+    expect(out.details[0]?.error).toBe("cannot create note because it is a duplicate");
+    expect((await ankiState(FAKE)).notes.map((n) => n.fields.Front)).toEqual(["old", "fresh"]);
   });
 
   it("names an unknown model clearly", async () => {

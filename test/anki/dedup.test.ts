@@ -47,6 +47,9 @@ describe("dedup_key", () => {
       status: "already_added",
       noteId: first.details[0]?.noteId,
     });
+    // The record lives in the Durable Object's SQLite storage, which outlives any Worker isolate.
+    const ledger = env.ANKI_DEDUP.get(env.ANKI_DEDUP.idFromName("anki-dedup"));
+    expect(await ledger.lookup(k)).toEqual({ state: "done", noteId: first.details[0]?.noteId });
   });
 
   it("holds across MCP sessions and transports of the Worker", async () => {

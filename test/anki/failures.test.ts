@@ -134,6 +134,21 @@ describe("through the Cloudflare Tunnel and Access", () => {
     }
   });
 
+  it("tells a Service-Auth-only Access app's 403 apart: a wrong token, or none configured", async () => {
+    await fakeControl("tunnel", { serviceAuthOnly: true });
+    const wrong = await callAnki(FAKE, "anki.model_info", {}, via({ CF_ACCESS_CLIENT_SECRET: "wrong-secret-value" }));
+    expect(textOf(wrong)).toBe("Cloudflare Access rejected the service token");
+    const none = await callAnki(
+      FAKE,
+      "anki.model_info",
+      {},
+      via({ CF_ACCESS_CLIENT_ID: "", CF_ACCESS_CLIENT_SECRET: "" }),
+    );
+    expect(textOf(none)).toBe(
+      `Cloudflare Access in front of ${tunnel()} requires a service token: set CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET`,
+    );
+  });
+
   it("says the tunnel is down (530) or Anki behind it is (502)", async () => {
     await fakeControl("tunnel", { tunnelDown: true });
     expect(textOf(await modelInfo(via()))).toBe(

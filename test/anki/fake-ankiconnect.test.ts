@@ -48,6 +48,11 @@ describe("fake AnkiConnect", () => {
       error: expect.stringContaining("unexpected keyword argument 'foobar'"),
     });
     expect(await json({})).toEqual({ result: null, error: "'action' is a required property" });
+    expect(await json("{'action': 'version'}")).toEqual({
+      result: null,
+      error: "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+    });
+    expect(await json("not json")).toEqual({ result: null, error: "Expecting value: line 1 column 1 (char 0)" });
   });
 
   it("returns bare results without a version, and the banner for an empty body", async () => {
@@ -93,6 +98,22 @@ describe("fake AnkiConnect", () => {
       ],
       error: null,
     });
+  });
+
+  it("checks the schema of the request body only, not of multi's inner actions (they go straight to handler())", async () => {
+    expect(await json({ action: 1, version: 6 })).toEqual({ result: null, error: "1 is not of type 'string'" });
+    expect(await json({ action: "multi", version: 6, params: { actions: [{}, { action: 1, version: 6 }] } })).toEqual({
+      result: [
+        { result: null, error: "unsupported action" },
+        { result: null, error: "unsupported action" },
+      ],
+      error: null,
+    });
+    expect(await json({ action: "multi", version: 6, params: { actions: [{ action: "version" }, 1] } })).toEqual({
+      result: null,
+      error: "'int' object has no attribute 'get'",
+    });
+    expect(await json({ action: "constructor", version: 6 })).toEqual({ result: null, error: "unsupported action" });
   });
 
   it("rolls back the whole addNotes batch on one failure (2025) and reports each failure as a Python list", async () => {

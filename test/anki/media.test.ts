@@ -65,6 +65,19 @@ describe("images[]", () => {
     expect(sniffImage(await stored("small.jpg"))).toEqual({ mime: "image/jpeg", width: 64, height: 64 });
   });
 
+  it("takes image_base64 over image_url when both are given", async () => {
+    const out = await add([
+      {
+        Prompt: "both",
+        images: [
+          { image_base64: toBase64(png), url: img("/nothing.jpg"), target_field: "Response", filename: "b.png" },
+        ],
+      },
+    ]);
+    expect(out.details[0]?.status).toBe("ok");
+    expect(await stored("b.png")).toEqual(png);
+  });
+
   it("keeps an image already within max_side byte for byte", async () => {
     const jpeg = makeJpeg(500, 400);
     await add([
@@ -179,6 +192,9 @@ describe("data:image URLs in fields", () => {
       },
     ]);
     expect((await noteOf(wrapped.details[0]?.noteId))?.fields.Response).toBe(imgHtml(name));
+    // An <img> in a div that also holds text: the div stays whole (no dangling <div>).
+    const inText = await add([{ Prompt: "q3", Response: `<div>Look: ${tag}</div>` }]);
+    expect((await noteOf(inText.details[0]?.noteId))?.fields.Response).toBe(`<div>Look: </div>\n\n${imgHtml(name)}`);
   });
 
   it("works the same in anki.add_notes", async () => {
@@ -189,6 +205,25 @@ describe("data:image URLs in fields", () => {
     });
     const d = dataOf<AddResult>(res).details[0];
     expect((await noteOf(d?.noteId))?.fields.Response).toBe(imgHtml(name));
+  });
+
+  it("fails only the item whose data URL is bad base64 or too big", async () => {
+    const big = toBase64(makeJpeg(400, 400));
+    const out = await add(
+      [
+        { Prompt: "bad", Response: "data:image/png;base64,A" },
+        { Prompt: "big", Response: `data:image/jpeg;base64,${big}` },
+        { Prompt: "fine" },
+      ],
+      { ANKI_IMAGE_MAX_BYTES: "2048" },
+    );
+    expect(out.details.map((d) => d.status)).toEqual(["error", "error", "ok"]);
+    expect(out.details[0]?.error).toBe(
+      "items[0].fields.Response: the data:image/png URL is not valid base64 (base64 data has an invalid length)",
+    );
+    expect(out.details[1]?.error).toMatch(
+      /^items\[1\]\.fields\.Response: the data:image\/jpeg image is \d+ bytes, more than the 2048-byte limit$/,
+    );
   });
 
   it("fails the item when a data URL is not an image", async () => {

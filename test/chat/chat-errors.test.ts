@@ -1,7 +1,10 @@
+import { env } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import worker from "../../workers/index";
 import type { GeminiStep } from "../fakes/gemini";
 import { type ChatAnswer, geminiKey, geminiRequests, postChat, scriptGemini } from "../helpers/chat";
-import { api } from "../helpers/mcp";
+import { BASE, TOKEN, api } from "../helpers/mcp";
 
 const CORE = { CHAT_TOOLS: "greet,calculator" };
 
@@ -60,6 +63,33 @@ describe("POST /api/chat refuses bad requests with a 400 naming the problem", ()
     const { status, body } = await chat({ message: "x".repeat(3000) }, { CHAT_MAX_BODY_BYTES: "2048" });
     expect(status).toBe(413);
     expect(body.error).toMatch(/larger than 2048 bytes \(CHAT_MAX_BODY_BYTES\)/);
+  });
+});
+
+describe("a streamed body without Content-Length", () => {
+  it("is cut off at CHAT_MAX_BODY_BYTES → 413, without reading the rest", async () => {
+    let pulled = 0;
+    const chunk = new TextEncoder().encode(`{"message":"${"x".repeat(1000)}`);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // 10 MB if read to the end.
+        if (pulled >= 10_000_000) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const req = new Request(new URL("/api/chat", BASE), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body,
+    });
+    expect(req.headers.get("Content-Length")).toBeNull();
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(req, { ...env, ...CORE, CHAT_MAX_BODY_BYTES: "4096" } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ChatAnswer).error).toMatch(/larger than 4096 bytes/);
+    expect(pulled).toBeLessThan(100_000);
   });
 });
 

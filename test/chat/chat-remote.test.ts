@@ -57,6 +57,37 @@ describe("POST /api/chat against another MCP server (MCP_SERVER_URL)", () => {
     expect(JSON.stringify(third?.body.contents[0]?.parts[0])).toContain("Дракон против рыцаря.");
   });
 
+  it("takes images a server put inside JSON (spec 004's {mimeType, data}) out into image parts", async () => {
+    const server = await remoteMcp();
+    const key = geminiKey();
+    await scriptGemini(key, [
+      { calls: [{ name: "seed_theme", args: { theme: "Blue-Eyes" } }] },
+      { text: "Две иллюстрации." },
+      { text: "Готово.", image: true },
+    ]);
+    const { status, body } = await chat(remote(server, key, { CHAT_TOOLS: "seed_theme" }));
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.toolCalls.map((t) => t.images)).toEqual([2]);
+    expect(body.toolCalls[0]?.summary).not.toMatch(/iVBORw0KGgo/);
+
+    const [, second, third] = await geminiRequests(key);
+    const turn = (second?.body.contents.at(-1)?.parts ?? []) as Part[];
+    const fr = turn.find((p) => p.functionResponse)?.functionResponse as { response: Record<string, unknown> };
+    // Neither the text nor the structured content carries the bytes, the small image's included.
+    expect(JSON.stringify(fr)).not.toMatch(/iVBORw0KGgo/);
+    expect(JSON.parse(String(fr.response.output))).toEqual({
+      illustrations: [
+        { card_name: "Blue-Eyes 1", mimeType: "image/png", data: "seed_theme#1.1 image 1 (attached as an image part)" },
+        { card_name: "Blue-Eyes 2", mimeType: "image/png", data: "seed_theme#1.1 image 2 (attached as an image part)" },
+      ],
+    });
+    const images = turn.filter((p) => p.inlineData).map((p) => p.inlineData);
+    expect(images).toHaveLength(2);
+    expect(images.every((i) => i?.mimeType === "image/png" && i.data.startsWith("iVBORw0KGgo"))).toBe(true);
+    const refs = ((third?.body.contents[0]?.parts ?? []) as Part[]).filter((p) => p.inlineData);
+    expect(refs.map((p) => p.inlineData)).toEqual(images);
+  });
+
   it("gives Gemini 3 the images inside the function response (multimodal function responses)", async () => {
     const server = await remoteMcp();
     const key = geminiKey();

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { toGeminiDeclaration } from "../../shared/tools/exporters";
+import { registry } from "../../workers/registry";
 import { type ChatAnswer, geminiKey, geminiRequests, postChat, scriptGemini } from "../helpers/chat";
 
 const CORE = { CHAT_TOOLS: "greet,calculator" };
@@ -30,6 +32,14 @@ describe("POST /api/chat over this Worker's MCP tools (in-process)", () => {
     const decls = first?.body.tools?.[0]?.functionDeclarations ?? [];
     expect(decls.map((d) => d.name).sort()).toEqual(["calculator", "greet"]);
     expect(decls[0]?.parametersJsonSchema).not.toHaveProperty("$schema");
+    const exported = ["greet", "calculator"].map((n) => {
+      const tool = registry.get(n);
+      if (!tool) throw new Error(`no tool ${n}`);
+      return toGeminiDeclaration(tool);
+    });
+    expect([...decls].sort((a, b) => String(a.name).localeCompare(String(b.name)))).toEqual(
+      exported.sort((a, b) => String(a.name).localeCompare(String(b.name))),
+    );
     expect(first?.body.systemInstruction?.parts[0]?.text).toContain(
       "必ずMCPツール（get_theme_illustrations または get_card_illustration）",
     );

@@ -10,7 +10,7 @@ describe("McpClient against another remote MCP server (127.0.0.1 fake)", () => {
     const client = new McpClient(remote.url, FAKE_MCP_TOKEN);
     await client.connect();
     expect(client.transport).toBe("streamable-http");
-    expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "picture", "slow"]);
+    expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "picture", "seed_theme", "slow"]);
     const res = await client.executeTool("picture", { subject: "a dragon" });
     expect(res.content).toEqual([
       { type: "text", text: "A picture of a dragon." },
@@ -42,7 +42,7 @@ describe("McpClient against another remote MCP server (127.0.0.1 fake)", () => {
     const client = new McpClient(remote.sseUrl, FAKE_MCP_TOKEN, { transport: "sse" });
     await client.connect();
     expect(client.transport).toBe("sse");
-    expect((await client.listTools()).length).toBe(3);
+    expect((await client.listTools()).length).toBe(4);
     await client.disconnect();
   });
 

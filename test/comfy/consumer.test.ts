@@ -40,8 +40,12 @@ async function newJob(patch: Partial<JobRecord> = {}): Promise<JobRecord> {
   return rec;
 }
 
-async function deliver(queue: string, body: JobMessage, attempts = 1) {
-  const batch = createMessageBatch<JobMessage>(queue, [{ id: `m-${body.seq}`, timestamp: new Date(), attempts, body }]);
+async function deliver(queue: string, body: JobMessage | JobMessage[], attempts = 1) {
+  const bodies = Array.isArray(body) ? body : [body];
+  const batch = createMessageBatch<JobMessage>(
+    queue,
+    bodies.map((b) => ({ id: `m-${b.seq}`, timestamp: new Date(), attempts, body: b })),
+  );
   const ctx = createExecutionContext();
   await worker.queue(batch as MessageBatch<unknown>, env);
   return getQueueResult(batch, ctx);
@@ -89,6 +93,18 @@ describe("queue consumer", () => {
     const done = await newJob({ status: "succeeded" });
     expect((await deliver("comfy-jobs", { jobId: done.id, seq: 0 })).explicitAcks).toEqual(["m-0"]);
     expect(await comfyRequests()).toEqual([]);
+  });
+
+  it("a stale duplicate ahead of the current poll in one batch does not swallow it", async () => {
+    await comfyFake();
+    const rec = await newJob({ pollSeq: 5 });
+    const result = await deliver("comfy-jobs", [
+      { jobId: rec.id, seq: 4 },
+      { jobId: rec.id, seq: 5 },
+    ]);
+    expect(result.explicitAcks.sort()).toEqual(["m-4", "m-5"]);
+    expect(await comfyRequests()).toEqual([`GET /history/${rec.id}`]);
+    expect(await jobStore(env, rec.id).get()).toMatchObject({ status: "pending", pollSeq: 6, polls: 1 });
   });
 
   it("re-enqueues a pending job as a new message instead of spending retries", async () => {

@@ -4,6 +4,7 @@ import { buildPrompt } from "../../workers/comfy/prompt";
 import { comfyFamily, comfySpecs } from "../../workers/comfy/index";
 import { inputSchemaOf } from "../../shared/tools/schema";
 import { exportTools } from "../../shared/tools/exporters";
+import { api } from "../helpers/mcp";
 
 /** The inputSchema of spec 001's example, copied from the seed as is. */
 const SEED_EXAMPLE = `{
@@ -41,6 +42,31 @@ describe("generated tools", () => {
   it("txt2img_portrait's inputSchema equals the seed's example byte for byte", () => {
     const expected = JSON.stringify(JSON.parse(SEED_EXAMPLE));
     expect(JSON.stringify(inputSchemaOf(tool("txt2img_portrait")))).toBe(expected);
+  });
+
+  it("tools/list on /comfy/mcp carries the seed's inputSchema on the wire, byte for byte", async () => {
+    const headers = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
+    const init = await api("/comfy/mcp", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    });
+    const sid = init.headers.get("mcp-session-id") ?? "";
+    await init.text();
+    const session = { ...headers, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" };
+    const post = (body: unknown) => api("/comfy/mcp", { method: "POST", headers: session, body: JSON.stringify(body) });
+    await (await post({ jsonrpc: "2.0", method: "notifications/initialized" })).text();
+    const raw = await (await post({ jsonrpc: "2.0", id: 2, method: "tools/list" })).text();
+    await api("/comfy/mcp", { method: "DELETE", headers: session });
+    const entry = `"name":"txt2img_portrait","title":`;
+    expect(raw).toContain(entry);
+    const from = raw.indexOf(entry);
+    expect(raw.slice(from)).toContain(`"inputSchema":${JSON.stringify(JSON.parse(SEED_EXAMPLE))},`);
   });
 
   it("describes every field with its node, and lists enum values", () => {

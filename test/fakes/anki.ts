@@ -181,41 +181,79 @@ export function pyDumps(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** AnkiConnect's `handler()`: schema check, defaults, key check, dispatch; replies by version. */
-function handle(col: Collection, received: unknown[], body: unknown, knobs: Knobs): unknown {
+/**
+ * Python's json.loads message for the two common mistakes: an object whose first key is not in
+ * double quotes (e.g. a Python dict repr), and text that is not JSON at all.
+ */
+function jsonError(raw: string): string {
+  const at = (i: number) => {
+    const before = raw.slice(0, i);
+    const line = before.split("\n").length;
+    return `line ${line} column ${i - before.lastIndexOf("\n")} (char ${i})`;
+  };
+  const start = raw.search(/\S/);
+  if (raw[start] === "{") {
+    const key = start + 1 + raw.slice(start + 1).search(/\S|$/);
+    if (raw[key] !== '"' && raw[key] !== "}") return `Expecting property name enclosed in double quotes: ${at(key)}`;
+  }
+  return `Expecting value: ${at(start === -1 ? raw.length : start)}`;
+}
+
+/** Python's type name of a JSON value. */
+function pyType(v: unknown): string {
+  if (v === null || v === undefined) return "NoneType";
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  return typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : "dict";
+}
+
+/** web.py's jsonschema check of a request body (top level only: `multi` calls handler() directly). */
+function schemaError(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return reply(
-      null,
-      `${JSON.stringify(body)} is not of type 'object'\n\nFailed validating 'type' in schema:\n    {'type': 'object'}`,
-    );
+    return `${JSON.stringify(body)} is not of type 'object'\n\nFailed validating 'type' in schema:\n    {'type': 'object'}`;
   }
   const env = body as Record<string, unknown>;
-  if (!("action" in env)) return reply(null, "'action' is a required property");
-  if (typeof env.action !== "string") return reply(null, `${JSON.stringify(env.action)} is not of type 'string'`);
+  if (!("action" in env)) return "'action' is a required property";
+  if (typeof env.action !== "string") return `${JSON.stringify(env.action)} is not of type 'string'`;
+  return undefined;
+}
+
+/** AnkiConnect's `handler()`: defaults, key check, dispatch; replies by version. */
+function handle(col: Collection, received: unknown[], body: unknown, knobs: Knobs): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    // handler() calls request.get(...): inside multi a non-object fails the whole call.
+    throw new AnkiFail(`'${pyType(body)}' object has no attribute 'get'`);
+  }
+  const env = body as Record<string, unknown>;
+  const action = typeof env.action === "string" ? env.action : ""; // request.get('action', '')
   received.push(env);
   const version = typeof env.version === "number" ? env.version : 4;
   const params = (env.params ?? {}) as Params;
   const key = env.key ?? null;
-  if (env.action !== "requestPermission" && key !== (typeof knobs.apiKey === "string" ? knobs.apiKey : null)) {
+  if (action !== "requestPermission" && key !== (typeof knobs.apiKey === "string" ? knobs.apiKey : null)) {
     return reply(null, "valid api key must be provided");
   }
   try {
-    if (knobs.noCollection && env.action !== "version" && env.action !== "requestPermission") {
+    if (knobs.noCollection && action !== "version" && action !== "requestPermission") {
       throw new AnkiFail("collection is not available");
     }
     let result: unknown;
-    if (env.action === "multi") {
+    if (action === "multi") {
       const extra = Object.keys(params).find((k) => k !== "actions");
       if (extra) throw new AnkiFail(`AnkiConnect.multi() got an unexpected keyword argument '${extra}'`);
       result = (Array.isArray(params.actions) ? params.actions : []).map((a) => handle(col, received, a, knobs));
     } else {
-      const def = knobs.legacy && env.action === "canAddNotesWithErrorDetail" ? undefined : ACTIONS[env.action];
+      const def =
+        knobs.legacy && action === "canAddNotesWithErrorDetail"
+          ? undefined
+          : Object.hasOwn(ACTIONS, action)
+            ? ACTIONS[action]
+            : undefined;
       if (!def) throw new AnkiFail("unsupported action");
       const extra = Object.keys(params).find((k) => !def.params.includes(k));
-      if (extra) throw new AnkiFail(`AnkiConnect.${env.action}() got an unexpected keyword argument '${extra}'`);
+      if (extra) throw new AnkiFail(`AnkiConnect.${action}() got an unexpected keyword argument '${extra}'`);
       const missing = def.required?.find((k) => !(k in params));
-      if (missing)
-        throw new AnkiFail(`AnkiConnect.${env.action}() missing 1 required positional argument: '${missing}'`);
+      if (missing) throw new AnkiFail(`AnkiConnect.${action}() missing 1 required positional argument: '${missing}'`);
       result = def.run(params, knobs, col);
     }
     return version <= 4 ? result : reply(result, null);
@@ -273,7 +311,7 @@ export function makeAnkiFake(name: string): FakeDefinition {
       try {
         parsed = JSON.parse(raw);
       } catch {
-        out = reply(null, "Expecting value: line 1 column 1 (char 0)");
+        out = reply(null, jsonError(raw));
       }
       const action = (parsed as { action?: unknown } | undefined)?.action;
       if (origin && !allowOrigin(origin) && action !== "requestPermission") {
@@ -282,6 +320,8 @@ export function makeAnkiFake(name: string): FakeDefinition {
           headers: { "Access-Control-Allow-Origin": "http://localhost", "Access-Control-Allow-Headers": "*" },
         };
       }
+      const invalid = out ? undefined : schemaError(parsed);
+      if (invalid) out = reply(null, invalid);
       out ??= handle(col, received, parsed, req.knobs);
       if (req.knobs.fault === "bare") out = (out as { result?: unknown }).result ?? out;
       const slow = (req.knobs.slowActions as Record<string, number> | undefined)?.[String(action)];

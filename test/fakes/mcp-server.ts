@@ -20,6 +20,8 @@ import { fakePng } from "./png";
 export const FAKE_MCP_TOKEN = "fake-mcp-token-123";
 
 const PICTURE = Buffer.from(fakePng(48, 48)).toString("base64");
+/** Short enough (< 512 base64 characters) to pass for an ordinary string. */
+const SMALL_PICTURE = Buffer.from(fakePng(2, 2)).toString("base64");
 
 interface Knobs {
   sseOnly?: boolean;
@@ -43,6 +45,25 @@ function buildServer(): McpServer {
         { type: "image", mimeType: "image/png", data: PICTURE },
       ],
     }),
+  );
+  // Spec 004's return shape taken literally: the images inside JSON, as text and as structuredContent.
+  server.registerTool(
+    "seed_theme",
+    {
+      description: "Illustrations of a theme, as spec 004's {illustrations: [{card_name, mimeType, data}]}.",
+      inputSchema: { theme: z.string().describe("Theme") },
+    },
+    async ({ theme }) => {
+      const illustrations = [1, 2].map((i) => ({
+        card_name: `${theme} ${i}`,
+        mimeType: "image/png",
+        data: i === 1 ? PICTURE : SMALL_PICTURE,
+      }));
+      return {
+        content: [{ type: "text", text: JSON.stringify({ illustrations }) }],
+        structuredContent: { illustrations },
+      };
+    },
   );
   server.registerTool(
     "slow",

@@ -2,7 +2,7 @@
  * @module A fake cross-encoder in the style of Hugging Face TEI: `POST /rerank {query, texts}` →
  * `[{index, score}]` sorted by score. The score is the share of query words found in the text,
  * squashed to (0, 1), so the answer is deterministic and meaningful. Knob `apiKey` requires a
- * Bearer token (401 plain text otherwise).
+ * Bearer token (401 plain text otherwise); `fault: "partial"` scores only the first text.
  */
 import type { FakeDefinition } from "./harness";
 
@@ -40,6 +40,7 @@ export const rerankerFake: FakeDefinition = {
       return { index, score: 1 / (1 + Math.exp(-8 * (share - 0.5))) };
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
+    if (req.knobs.fault === "partial") return { json: scored.filter((s) => s.index === 0) };
     return { json: scored };
   },
 };

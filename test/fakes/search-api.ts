@@ -3,7 +3,9 @@
  * cursor}` → `{results, nextCursor}` over a small fixed corpus, with opaque cursors for pages.
  * Knobs: `shape: "items"` answers `{items, next_cursor}` instead; `rateLimit: n` answers the next n
  * requests with 429 and `Retry-After: {retryAfter ?? 1}`; `apiKey` requires `Authorization:
- * Bearer …` (401 plain text); `huge: true` gives every result a 50 000-character `content`.
+ * Bearer …` (401 plain text); `huge: true` gives every result a 50 000-character `content`;
+ * `hugeExtra: true` adds an extra 30 000-character `html` and a large `raw` object instead;
+ * `empty: true` finds nothing.
  * `GET /last` returns the headers and body of the last search request (for header assertions).
  */
 import type { FakeDefinition, FakeRequest, FakeResponse } from "./harness";
@@ -48,10 +50,15 @@ export const searchApiFake: FakeDefinition = {
     last = { headers: req.headers, body };
     const start = body.cursor ? Number(Buffer.from(body.cursor, "base64url").toString("utf8").replace("page:", "")) : 0;
     const limit = body.limit ?? 5;
-    const page = CORPUS.slice(start, start + limit).map((r) =>
-      req.knobs.huge ? { ...r, content: `${body.query ?? ""} `.repeat(1).concat("x".repeat(50_000)) } : r,
-    );
-    const next = start + limit < CORPUS.length ? Buffer.from(`page:${start + limit}`).toString("base64url") : undefined;
+    const page = (req.knobs.empty ? [] : CORPUS.slice(start, start + limit)).map((r) => {
+      if (req.knobs.huge) return { ...r, content: `${body.query ?? ""} `.repeat(1).concat("x".repeat(50_000)) };
+      if (req.knobs.hugeExtra) return { ...r, html: "<p>".repeat(10_000), raw: { tokens: Array(5000).fill("tok") } };
+      return r;
+    });
+    const next =
+      !req.knobs.empty && start + limit < CORPUS.length
+        ? Buffer.from(`page:${start + limit}`).toString("base64url")
+        : undefined;
     if (req.knobs.shape === "items") return { json: { items: page, ...(next ? { next_cursor: next } : {}) } };
     return { json: { results: page, ...(next ? { nextCursor: next } : {}) } };
   },

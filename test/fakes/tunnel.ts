@@ -5,7 +5,8 @@
  * Content-Length kept and the Cf-Access-Jwt-Assertion / Cf-Ray headers added.
  *
  * Knobs: origin (URL to forward to, e.g. the anki fake), clientId / clientSecret (the token Access
- * expects; defaults below), originDown, tunnelDown.
+ * expects; defaults below), originDown, tunnelDown, serviceAuthOnly (a Service-Auth-only app:
+ * 403 with Access's block page instead of the login redirect).
  */
 import type { FakeDefinition, FakeResponse } from "./harness";
 
@@ -33,6 +34,13 @@ export const tunnelFake: FakeDefinition = {
     const id = req.headers["cf-access-client-id"];
     const secret = req.headers["cf-access-client-secret"];
     if (id !== (k.clientId ?? TUNNEL_CLIENT_ID) || secret !== (k.clientSecret ?? TUNNEL_CLIENT_SECRET)) {
+      if (k.serviceAuthOnly) {
+        return {
+          status: 403,
+          headers: { "Content-Type": "text/html" },
+          body: "<html><title>Forbidden | Cloudflare Access</title><body>You don't have permission to view this application.</body></html>",
+        };
+      }
       return {
         status: 302,
         headers: {

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { api, connect, fakeControl, fakeStats, fakeUrl } from "../helpers/mcp";
+import { renderHits } from "../../workers/rag/qdrant-find";
 import { call, createCollection, textOf, upsert, vectorAt } from "./seed";
 
 const Q = "настройка туннеля";
@@ -61,6 +62,27 @@ describe("qdrant-find (spec 002)", () => {
     expect(textOf(res)).toBe("Укажите query для поиска.");
   });
 
+  it('asks for a query when it is missing or null, as the seed\'s `.get("query") or ""` does', async () => {
+    const client = await connect("/rag/mcp");
+    for (const args of [{}, { query: null }]) {
+      const res = await client.callTool({ name: "qdrant-find", arguments: args });
+      expect(res.isError).toBe(true);
+      expect(res.content).toEqual([{ type: "text", text: "Укажите query для поиска." }]);
+    }
+    await client.close();
+  });
+
+  it("formats the score as Python's {score:.3f}: halfway cases go to the even digit", () => {
+    const hit = (score: number) => ({ id: 1, score, vectorScore: score, scoredBy: "vector" as const, payload: {} });
+    const first = (score: number) => renderHits([hit(score)]).split("\n")[0];
+    expect(first(0.0625)).toBe("1. (score: 0.062) ");
+    expect(first(0.1875)).toBe("1. (score: 0.188) ");
+    expect(first(-0.3125)).toBe("1. (score: -0.312) ");
+    expect(first(0.12345)).toBe("1. (score: 0.123) ");
+    expect(first(0.9996)).toBe("1. (score: 1.000) ");
+    expect(first(-0)).toBe("1. (score: -0.000) ");
+  });
+
   it("says nothing was found, as a normal result", async () => {
     await createCollection("knowledge");
     const res = await call("qdrant-find", { query: "  пусто  " });
@@ -83,6 +105,14 @@ describe("qdrant-find (spec 002)", () => {
     await seedTwo("other");
     const res = await call("qdrant-find", { query: Q, collection: "other", rerank: "none" });
     expect(textOf(res)).toMatch(/^1\. \(score: 1\.000\) Раздел А/);
+  });
+
+  it("takes filter values Qdrant can match (text, integer, boolean), not floats", async () => {
+    const res = await call("qdrant-find", { query: Q, filter: { chunk: 1.5 } });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toBe(
+      "Invalid arguments: filter.chunk: must be text, an integer or a boolean (what Qdrant can match exactly)",
+    );
   });
 
   it("rejects a limit above 50", async () => {

@@ -99,6 +99,14 @@ describe("qdrant-find reranking", () => {
     );
   });
 
+  it("cross-encoder refuses an answer that leaves passages without a score (no -Infinity in the text)", async () => {
+    await seedLexical();
+    await fakeControl("reranker", { fault: "partial" });
+    const res = await call("qdrant-find", { query: Q, rerank: "cross-encoder" });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toBe("Ошибка поиска: the reranker scored 1 of 2 passages");
+  });
+
   it("cross-encoder without RERANK_URL needs Workers AI, which tests and wrangler dev --local lack", async () => {
     await seedLexical();
     const res = await call("qdrant-find", { query: Q, rerank: "cross-encoder" }, { RERANK_URL: "" });

@@ -138,6 +138,26 @@ describe("search (spec 000)", () => {
     }
   });
 
+  it("keeps extra fields within the budget too: long texts cut, large objects left out, url and score intact", async () => {
+    await fakeControl("search", { hugeExtra: true });
+    const res = await call("search", { query: "q", limit: 3 });
+    expect(res.isError).toBeFalsy();
+    expect(textOf(res).length).toBeLessThan(21_000);
+    const r = (res.structuredContent as { results: Record<string, unknown>[] }).results;
+    expect(r).toHaveLength(3);
+    for (const [i, x] of r.entries()) {
+      expect(x).toMatchObject({
+        url: `https://community.n8n.io/t/chatgpt-connector/${1000 + i}`,
+        score: FIRST.score - i * 0.05,
+        source: "fake-index",
+        truncated: true,
+        raw: "[truncated: object of 30012 characters of JSON left out]",
+      });
+      expect(x.title).toMatch(/^(Поиск и автоматизация|n8n ChatGPT automation) \d$/);
+      expect(x.html).toMatch(/^(<p>)+<?p?… \[truncated: \d+ of 30000 characters shown\]$/);
+    }
+  });
+
   it("reports upstream failures and non-JSON answers", async () => {
     await fakeControl("search", { fault: "error" });
     expect(textOf(await call("search", { query: "q" }))).toBe("Search API answered HTTP 500 Internal Server Error");
@@ -162,6 +182,15 @@ describe("web_search (spec 003)", () => {
     ).toBe(true);
     expect((res.structuredContent as { results: unknown[] }).results).toHaveLength(5);
     await client.close();
+  });
+
+  it("says when nothing was found (and search returns an empty page)", async () => {
+    await fakeControl("search", { empty: true });
+    const res = await call("web_search", { query: "  нет такого  " });
+    expect(res.isError).toBeFalsy();
+    expect(textOf(res)).toBe("По запросу «нет такого» ничего не найдено.");
+    const page = await call("search", { query: "нет такого" });
+    expect(page.structuredContent).toEqual({ results: [], nextCursor: null });
   });
 
   it("is reachable at POST /tools/web_search with {query, max_results}", async () => {

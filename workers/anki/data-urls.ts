@@ -7,9 +7,15 @@ import { Base64Error, ensureImgTag, extFromMime, fromBase64, sha1Hex, sniffImage
 import { ImageError } from "./media-fetch";
 import type { MediaFile } from "./media";
 
-/** An <img> whose src is a data URL, with the <div> around it when there is one (the unified HTML's shape). */
-const IMG_TAG_RE =
-  /(?:<div>\s*)?<img\b[^>]*?\bsrc\s*=\s*(["']?)\s*(data:image\/[a-z0-9.+-]+;base64,[a-z0-9+/=_\s-]+?)\s*\1(?=[\s/>])[^>]*>(?:\s*<\/div>)?/gi;
+/** An <img> whose src is a data URL; `quote` is the number of its quote group (for the backreference). */
+const imgTag = (quote: number) =>
+  String.raw`<img\b[^>]*?\bsrc\s*=\s*(["']?)\s*(data:image\/[a-z0-9.+-]+;base64,[a-z0-9+/=_\s-]+?)\s*` +
+  `\\${quote}(?=[\\s/>])[^>]*>`;
+/**
+ * Such an <img>, with the <div> around it when the div holds nothing else (the unified HTML's
+ * shape); an <img> inside a div with other text leaves that div whole.
+ */
+const IMG_TAG_RE = new RegExp(String.raw`<div>\s*${imgTag(1)}\s*<\/div>|${imgTag(3)}`, "gi");
 const BARE_RE = /data:(image\/[a-z0-9.+-]+);base64,([a-z0-9+/=_-]+)/gi;
 const ONE_RE = /^data:(image\/[a-z0-9.+-]+);base64,([\s\S]+)$/i;
 
@@ -54,7 +60,9 @@ export async function extractDataUrls(
     return "";
   };
   // <img src="data:..."> tags first (their src is a data URL too), then bare data URLs.
-  let text = value.replace(IMG_TAG_RE, (_m: string, _q: string, url: string) => take(url));
+  let text = value.replace(IMG_TAG_RE, (_m: string, _q1: string, url1?: string, _q3?: string, url3?: string) =>
+    take(url1 ?? url3 ?? ""),
+  );
   text = text.replace(BARE_RE, (m) => take(m));
   const files = await Promise.all(pending);
   text = text.replace(/[ \t]+$/gm, "").trim();

@@ -66,13 +66,40 @@ export async function readChatBody(req: Request, maxBytes: number): Promise<unkn
     new HttpError(413, `Request body is larger than ${maxBytes} bytes (CHAT_MAX_BODY_BYTES); shorten the history.`);
   const declared = Number(req.headers.get("Content-Length") ?? "0");
   if (declared > maxBytes) throw tooBig();
-  const bytes = new Uint8Array(await req.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw tooBig();
-  const text = new TextDecoder().decode(bytes);
+  const text = new TextDecoder().decode(await readAtMost(req.body, maxBytes, tooBig));
   if (!text.trim()) bad('Body is empty; send {"message": "...", "history": [...]}.');
   try {
     return JSON.parse(text);
   } catch {
     return bad("Request body is not valid JSON.");
   }
+}
+
+/** The stream's bytes; stops reading (and cancels the stream) as soon as it passes `maxBytes`. */
+async function readAtMost(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  tooBig: () => Error,
+): Promise<Uint8Array> {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }

@@ -122,11 +122,16 @@ export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promi
   const config = loadConfig(env);
   const log = createLogger(config.LOG_LEVEL, { queue: batch.queue }, secretsOf(config));
   const client = comfyClient(config);
-  const seen = new Set<string>();
+  // One poll per job: the message with the highest seq (a stale duplicate may come first).
+  const newest = new Map<string, Message<JobMessage>>();
+  for (const m of batch.messages) {
+    if (!isJobMessage(m.body)) continue;
+    const best = newest.get(m.body.jobId);
+    if (!best || m.body.seq > best.body.seq) newest.set(m.body.jobId, m as Message<JobMessage>);
+  }
   await Promise.all(
     batch.messages.map(async (m) => {
-      if (!isJobMessage(m.body) || seen.has(m.body.jobId)) return m.ack();
-      seen.add(m.body.jobId);
+      if (!isJobMessage(m.body) || newest.get(m.body.jobId) !== m) return m.ack();
       try {
         const out = await pollJob(env, client, m.body, m.attempts, log);
         if ("ack" in out) m.ack();

@@ -24,6 +24,9 @@ function parseScores(answer: unknown, n: number): number[] {
     const score = Number(item.score ?? item.relevance_score);
     if (Number.isInteger(index) && index >= 0 && index < n && Number.isFinite(score)) scores[index] = score;
   }
+  // A passage without a score would show as "-Infinity" (and null in JSON): refuse instead.
+  const scored = scores.filter(Number.isFinite).length;
+  if (scored < n) throw new ToolError(`the reranker scored ${scored} of ${n} passages`);
   return scores;
 }
 

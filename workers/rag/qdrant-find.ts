@@ -15,12 +15,30 @@ import { RERANK_MODES, type RankedHit } from "./rerank";
 
 const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 
+/**
+ * Python's `f"{score:.3f}"`: ties go to the even digit (0.0625 → "0.062", where toFixed says
+ * "0.063"), -0 keeps its sign, and nan / inf are spelled as Python does.
+ */
+export function pyFixed3(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (Object.is(x, -0)) return "-0.000";
+  // A float is exactly halfway at the third decimal only when x·16 is an odd integer (x = k/16).
+  const k = x * 16;
+  if (Number.isInteger(k) && k % 2 !== 0) {
+    const lo = Math.floor(x * 1000);
+    const even = lo % 2 === 0 ? lo : lo + 1;
+    return (even / 1000).toFixed(3);
+  }
+  return x.toFixed(3);
+}
+
 /** The seed's rendering: "{i}. (score: {score:.3f}) {section}", source, text (if any), blank line. */
 export function renderHits(hits: readonly RankedHit[]): string {
   const lines: string[] = [];
   hits.forEach((hit, i) => {
     const content = str(hit.payload.content).trim();
-    lines.push(`${i + 1}. (score: ${hit.score.toFixed(3)}) ${str(hit.payload.section)}`);
+    lines.push(`${i + 1}. (score: ${pyFixed3(hit.score)}) ${str(hit.payload.section)}`);
     lines.push(`   Источник: ${str(hit.payload.source)}`);
     if (content) lines.push(`   Текст: ${content}`);
     lines.push("");
@@ -51,12 +69,21 @@ export const qdrantFind = defineTool({
   description:
     "Semantic search in the Qdrant knowledge base (Russian and English). Returns the best passages with score, section and source. Use it to look up facts from the user's own notes and documents.",
   input: z.strictObject({
-    query: z.string().max(4000).describe("What to look for, in natural language, e.g. «как настроить туннель»"),
+    // Missing or null reads as blank, as the seed's `(arguments or {}).get("query") or ""` does.
+    query: z
+      .preprocess((v) => v ?? "", z.string().max(4000))
+      .describe("What to look for, in natural language, e.g. «как настроить туннель»"),
     limit: z.number().int().min(1).max(50).default(5).describe("How many passages to return (1–50, default 5)"),
     collection: z.string().trim().min(1).optional().describe("Qdrant collection (default: QDRANT_COLLECTION)"),
     score_threshold: z.number().optional().describe("Drop candidates whose vector score is below this value"),
     filter: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      // Qdrant's match value is a string, an integer or a boolean (a float is a 400 format error).
+      .record(
+        z.string(),
+        z.union([z.string(), z.number().int(), z.boolean()], {
+          error: "must be text, an integer or a boolean (what Qdrant can match exactly)",
+        }),
+      )
       .optional()
       .describe('Payload fields that must match exactly, e.g. {"source": "docs/setup.md"}'),
     rerank: z

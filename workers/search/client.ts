@@ -60,26 +60,63 @@ export function normalizeResult(raw: unknown): SearchResult {
   };
 }
 
-/** Cut `content` (then `snippet`) so the whole answer fits `budget` characters of JSON; mark cut items. */
+/** Fields a budget never cuts: the link and the numbers. */
+const UNCUT = new Set(["url", "score", "truncated"]);
+
+/** The fields of a result that may be cut: every text, and extra fields holding objects or arrays. */
+function cuttable(r: SearchResult): [string, unknown][] {
+  return Object.entries(r).filter(
+    ([k, v]) => !UNCUT.has(k) && (typeof v === "string" || (v !== null && typeof v === "object")),
+  );
+}
+
+/** The largest per-field size that fits `room` characters (water-filling: short fields stay whole), at least 200. */
+function fieldCap(lengths: number[], room: number): number {
+  const sorted = lengths.toSorted((a, b) => a - b);
+  let left = room;
+  for (const [i, len] of sorted.entries()) {
+    const share = left / (sorted.length - i);
+    if (len > share) return Math.max(200, Math.floor(share));
+    left -= len;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Cut the texts of the results (content, snippet, title and extra fields, never url or score) so
+ * the whole answer fits `budget` characters of JSON; long fields are cut first, and every cut says
+ * so in the text and marks its result `truncated: true`.
+ */
 export function applyBudget(res: SearchResponse, budget: number): SearchResponse {
   if (JSON.stringify(res).length <= budget) return res;
-  const cut = (s: string, max: number) =>
-    s.length <= max ? s : `${s.slice(0, max)}… [truncated: ${max} of ${s.length} characters shown]`;
-  const bare = res.results.map((r) => ({
-    ...r,
-    content: r.content === null ? null : "",
-    snippet: r.snippet === null ? null : "",
-  }));
-  const base = JSON.stringify({ ...res, results: bare }).length + 80 * res.results.length;
-  const texts = res.results.filter((r) => r.content).length + res.results.filter((r) => r.snippet).length;
-  const each = Math.max(200, Math.floor((budget - base) / Math.max(1, texts)));
+  const size = (v: unknown) => (typeof v === "string" ? v.length : JSON.stringify(v).length);
+  const fields = res.results.flatMap(cuttable);
+  const bare = res.results.map((r) => ({ ...r, ...Object.fromEntries(cuttable(r).map(([k]) => [k, ""])) }));
+  // Room left once the bare results are written; ~60 characters per field for the marker.
+  const room = budget - JSON.stringify({ ...res, results: bare }).length - 60 * fields.length;
+  const cap = fieldCap(
+    fields.map(([, v]) => size(v)),
+    room,
+  );
+  const cut = (v: unknown): unknown => {
+    const n = size(v);
+    if (n <= cap) return v;
+    if (typeof v === "string") return `${v.slice(0, cap)}… [truncated: ${cap} of ${n} characters shown]`;
+    return `[truncated: ${Array.isArray(v) ? "array" : "object"} of ${n} characters of JSON left out]`;
+  };
   return {
     ...res,
     results: res.results.map((r) => {
-      const content = r.content === null ? null : cut(r.content, each);
-      const snippet = r.snippet === null ? null : cut(r.snippet, each);
-      if (content === r.content && snippet === r.snippet) return r;
-      return { ...r, content, snippet, truncated: true };
+      const out: SearchResult = { ...r };
+      let changed = false;
+      for (const [k, v] of cuttable(r)) {
+        const c = cut(v);
+        if (c !== v) {
+          out[k] = c;
+          changed = true;
+        }
+      }
+      return changed ? { ...out, truncated: true } : r;
     }),
   };
 }
