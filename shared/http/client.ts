@@ -152,7 +152,7 @@ export async function upstreamFetch(up: Upstream, opts: RequestOptions = {}): Pr
       if (/cloudflare access|cloudflareaccess\.com|cdn-cgi\/access/i.test(text)) {
         throw new UpstreamError(
           up.name,
-          `Cloudflare Access in front of ${up.baseUrl} requires a service token: set CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET`,
+          `Cloudflare Access in front of ${shown} requires a service token: set CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET`,
           { status: res.status },
         );
       }

@@ -56,9 +56,12 @@ describe("secrets stay out of error messages and logs", () => {
     };
     await capture(upstreamFetch({ name: "Echo", baseUrl }, { path: "/status/530" }));
     await capture(upstreamJson({ name: "Echo", baseUrl }, { path: "/status/200?body=garbage" }));
+    await capture(
+      upstreamFetch({ name: "Echo", baseUrl }, { path: "/status/403?body=Forbidden%20by%20Cloudflare%20Access" }),
+    );
     await fakeControl("echo", { down: true });
     await capture(upstreamFetch({ name: "Echo", baseUrl }, { path: "/echo" }));
-    expect(messages).toHaveLength(3);
+    expect(messages).toHaveLength(4);
     for (const m of messages) {
       expect(m).not.toContain(SECRET);
       expect(m).toContain(new URL(env.FAKE_ECHO_URL).host);
