@@ -1,5 +1,6 @@
 /** @module Fetching image_url images: http(s) only, with a timeout, a size cap and a content-type check. */
 import { errorMessage } from "../../shared/errors";
+import { readAtMost } from "../../shared/http/body";
 import { USER_AGENT } from "../../shared/http/client";
 import { withRetry } from "../../shared/http/retry";
 
@@ -20,27 +21,11 @@ async function readCapped(res: Response, maxBytes: number, url: string): Promise
     await res.body?.cancel();
     throw new ImageError(`image at ${url} is ${declared} bytes, more than the ${maxBytes}-byte limit`);
   }
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new ImageError(`image at ${url} is more than the ${maxBytes}-byte limit`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return readAtMost(
+    res.body,
+    maxBytes,
+    () => new ImageError(`image at ${url} is more than the ${maxBytes}-byte limit`),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 /** @module Reading and validating the body of POST /api/chat: size, JSON, message, history. */
+import { readAtMost } from "../../shared/http/body";
 import { HttpError } from "../../shared/errors";
 import type { ChatTurn } from "./loop";
 
@@ -73,33 +74,4 @@ export async function readChatBody(req: Request, maxBytes: number): Promise<unkn
   } catch {
     return bad("Request body is not valid JSON.");
   }
-}
-
-/** The stream's bytes; stops reading (and cancels the stream) as soon as it passes `maxBytes`. */
-async function readAtMost(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-  tooBig: () => Error,
-): Promise<Uint8Array> {
-  if (!body) return new Uint8Array();
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooBig();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
