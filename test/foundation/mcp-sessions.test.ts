@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { wrapSessionId } from "../../workers/mcp/session-binding";
 import { registry } from "../../workers/registry";
-import { api, connect } from "../helpers/mcp";
+import { TOKEN, api, connect } from "../helpers/mcp";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -81,7 +82,8 @@ describe("MCP over Streamable HTTP and SSE", () => {
   });
 
   it("refuses a message for an SSE session that has no open stream, instead of accepting it into the void", async () => {
-    const res = await api(`/sse/message?sessionId=${crypto.randomUUID()}`, {
+    const bound = await wrapSessionId(crypto.randomUUID(), TOKEN);
+    const res = await api(`/sse/message?sessionId=${bound}`, {
       method: "POST",
       json: { jsonrpc: "2.0", id: 1, method: "tools/list" },
     });
