@@ -36,10 +36,12 @@ function b64url(bytes: ArrayBuffer): string {
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** Decode a 32-byte signature; only the canonical spelling is accepted (no padding-bit variants). */
 function fromB64url(s: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]{43}$/.test(s)) return undefined;
   const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "=");
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  return b64url(bytes.buffer) === s ? bytes : undefined;
 }
 
 const payload = (key: string, exp: number) => encoder.encode(`${key}\n${exp}`);
