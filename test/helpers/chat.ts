@@ -2,6 +2,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { GeminiStep } from "../fakes/gemini";
+import type { ToolCallRecord } from "../../workers/chat/loop";
 import worker from "../../workers/index";
 import { BASE, TOKEN, fakeUrl } from "./mcp";
 
@@ -61,14 +62,7 @@ export async function postChat(
 export interface ChatAnswer {
   text: string;
   images: { mimeType: string; data: string }[];
-  toolCalls: {
-    round: number;
-    name: string;
-    args: Record<string, unknown>;
-    ok: boolean;
-    summary: string;
-    images: number;
-  }[];
+  toolCalls: ToolCallRecord[];
   rounds: number;
   imageModel?: string;
   error?: string;

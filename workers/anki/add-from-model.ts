@@ -7,9 +7,8 @@ import { z } from "zod";
 import { ToolError } from "../../shared/errors";
 import { defineTool } from "../../shared/tools/define-tool";
 import { dataResult } from "../../shared/tools/results";
-import { AddRun } from "./add-pipeline";
-import { AnkiClient, unwrap } from "./client";
-import { deckOf, modelOf } from "./defaults";
+import { startAdd } from "./add-pipeline";
+import { unwrap } from "./client";
 import { itemFieldEntries, normalizeFields, resolveTargets } from "./fields";
 import { buildNote } from "./note-builder";
 import { addNotesResult, deckArg, modelArg, modelItem } from "./schemas";
@@ -31,14 +30,7 @@ export const addFromModel = defineTool({
   output: addNotesResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async (args, ctx) => {
-    const deck = deckOf(args.deck, ctx.config);
-    const model = modelOf(args.model, ctx.config);
-    const client = new AnkiClient(ctx.config, ctx.fetch, ctx.signal);
-    const run = new AddRun(
-      ctx,
-      client,
-      args.items.map((i) => ({ dedupKey: i.dedup_key })),
-    );
+    const { deck, model, client, run } = startAdd(ctx, args.deck, args.model, args.items);
     try {
       const [fieldsOut, decksOut] = await run.read([
         { action: "modelFieldNames", params: { modelName: model } },

@@ -7,9 +7,7 @@ import { z } from "zod";
 import { ToolError } from "../../shared/errors";
 import { defineTool } from "../../shared/tools/define-tool";
 import { dataResult } from "../../shared/tools/results";
-import { AddRun } from "./add-pipeline";
-import { AnkiClient } from "./client";
-import { deckOf, modelOf } from "./defaults";
+import { startAdd } from "./add-pipeline";
 import { resolveTargets } from "./fields";
 import { buildNote } from "./note-builder";
 import { addNotesResult, deckArg, modelArg, noteInput } from "./schemas";
@@ -41,14 +39,7 @@ export const addNotes = defineTool({
       }
       return r.targets;
     });
-    const deck = deckOf(args.deck, ctx.config);
-    const model = modelOf(args.model, ctx.config);
-    const client = new AnkiClient(ctx.config, ctx.fetch, ctx.signal);
-    const run = new AddRun(
-      ctx,
-      client,
-      args.notes.map((n) => ({ dedupKey: n.dedup_key })),
-    );
+    const { deck, model, client, run } = startAdd(ctx, args.deck, args.model, args.notes);
     try {
       await run.read([]);
       await run.prepare(async (index, w) => {

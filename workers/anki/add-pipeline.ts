@@ -9,7 +9,8 @@
  */
 import { ToolError, errorMessage } from "../../shared/errors";
 import type { ToolContext } from "../../shared/tools/context";
-import { type AnkiAction, type AnkiClient, type AnkiOutcome, AnkiError, unwrap } from "./client";
+import { type AnkiAction, type AnkiOutcome, AnkiClient, AnkiError, unwrap } from "./client";
+import { deckOf, modelOf } from "./defaults";
 import { DedupSession, type KeyVerdict } from "./dedup";
 import { Warnings, cleanTags } from "./fields";
 import type { MediaFile } from "./media";
@@ -262,4 +263,20 @@ export class AddRun {
     const added = details.filter((d) => d.status === "ok").length;
     return { added, skipped: details.length - added, details };
   }
+}
+
+/** Everything one add call starts from: the deck and note type (defaults applied), the client, the run. */
+export function startAdd(
+  ctx: ToolContext,
+  deckArg: string | undefined,
+  modelArg: string | undefined,
+  items: readonly { dedup_key?: string | undefined }[],
+): { deck: string; model: string; client: AnkiClient; run: AddRun } {
+  const client = new AnkiClient(ctx.config, ctx.fetch, ctx.signal);
+  const run = new AddRun(
+    ctx,
+    client,
+    items.map((i) => ({ dedupKey: i.dedup_key })),
+  );
+  return { deck: deckOf(deckArg, ctx.config), model: modelOf(modelArg, ctx.config), client, run };
 }
